@@ -1,0 +1,19 @@
+/**
+ * The engine's one error type. `invalid_url`: the URL is malformed, unsupported or blocked for
+ * safety (at any stage, redirects included). `check_failed`: no useful result could be made
+ * (DNS failure, refused connection, timeout, impossible TLS). The message is safe to show a user.
+ */
+export type CheckErrorCode = 'invalid_url' | 'check_failed'
+
+export class CheckError extends Error {
+  override readonly name = 'CheckError'
+  constructor(
+    readonly code: CheckErrorCode,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+export const invalidUrl = (reason: string) => new CheckError('invalid_url', reason)
+export const checkFailed = (reason: string) => new CheckError('check_failed', reason)

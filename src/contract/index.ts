@@ -1,0 +1,3 @@
+export * from './schemas.js'
+export * from './routes.js'
+export * from './api-key.js'

@@ -1,0 +1,227 @@
+/**
+ * The wire shapes of the public API (spec/public-api.md §2) and the admin API (DESIGN.md §4),
+ * declared once. The server validates and serialises with them, /openapi.json is generated from
+ * them, the typed client and the MCP tools reuse them. Field names follow the spec exactly:
+ * camelCase in the run result, snake_case everywhere else.
+ */
+import { z } from 'zod'
+
+export const SERVICE_NAME = 'sitehealth'
+export const API_VERSION = 'v1'
+
+export const SIGNAL_STATUSES = ['ok', 'warning', 'needs_review', 'unavailable'] as const
+export const SignalStatus = z.enum(SIGNAL_STATUSES).meta({
+  id: 'SignalStatus',
+  description: 'ok: nothing to fix; warning: worth fixing; needs_review: a real problem; unavailable: could not be judged.',
+})
+export type SignalStatus = z.infer<typeof SignalStatus>
+
+export const RISK_LEVELS = ['low', 'medium', 'high', 'unknown'] as const
+/** The spec enumerates four values but its own sample carries another: clients treat it as an open string. */
+export const RiskLevel = z.union([z.enum(RISK_LEVELS), z.string()]).meta({
+  id: 'RiskLevel',
+  description: 'low, medium, high or unknown. Clients must accept other strings too (an open enumeration).',
+})
+export type RiskLevel = (typeof RISK_LEVELS)[number]
+
+export const ERROR_CODES = [
+  'invalid_api_key',
+  'revoked_api_key',
+  'insufficient_credits',
+  'invalid_url',
+  'check_failed',
+  'rate_limited',
+  'internal_error',
+  'not_found',
+  'method_not_allowed',
+] as const
+export type ErrorCode = (typeof ERROR_CODES)[number]
+
+export const ErrorEnvelope = z
+  .object({
+    ok: z.literal(false),
+    error: z.object({
+      code: z.string().meta({ description: `One of: ${ERROR_CODES.join(', ')}.` }),
+      message: z.string(),
+      request_id: z.string().optional(),
+    }),
+  })
+  .meta({ id: 'ErrorEnvelope', description: 'Every error response.' })
+export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>
+
+export const SIGNAL_NAMES = ['reachability', 'https_ssl', 'response_time', 'security_headers', 'pagespeed'] as const
+export type SignalName = (typeof SIGNAL_NAMES)[number]
+
+export const CheckSignal = z
+  .object({
+    status: SignalStatus,
+    message: z.string(),
+    details: z.record(z.string(), z.unknown()).optional().meta({ description: 'What was measured.' }),
+  })
+  .meta({ id: 'CheckSignal' })
+export type CheckSignal = z.infer<typeof CheckSignal>
+
+const Uuid = z.uuid()
+const DateTime = z.iso.datetime({ offset: true })
+const Score = z.int().min(0).max(100)
+
+export const RecentCheck = z
+  .object({
+    id: Uuid,
+    url: z.string().meta({ format: 'uri', description: 'The checked URL.' }),
+    status: z.literal('completed'),
+    health_score: Score,
+    risk_level: RiskLevel,
+    created_at: DateTime,
+  })
+  .meta({ id: 'RecentCheck' })
+export type RecentCheck = z.infer<typeof RecentCheck>
+
+export const SavedCheck = RecentCheck.extend({
+  summary: z.string(),
+  checks: z.object({
+    reachability: CheckSignal,
+    https_ssl: CheckSignal,
+    response_time: CheckSignal,
+    security_headers: CheckSignal,
+    pagespeed: CheckSignal,
+  }),
+}).meta({ id: 'SavedCheck' })
+export type SavedCheck = z.infer<typeof SavedCheck>
+
+export const RecentChecks = z
+  .object({
+    checks: z.array(RecentCheck),
+    next_cursor: DateTime.nullable().meta({
+      description: 'Pass as `cursor` for the next (older) page; null on the last page.',
+    }),
+  })
+  .meta({ id: 'RecentChecks' })
+export type RecentChecks = z.infer<typeof RecentChecks>
+
+const RunSignal = z.object({ status: SignalStatus, message: z.string() })
+export const RunResult = z
+  .object({
+    ok: z.literal(true),
+    data: z.object({
+      id: Uuid.meta({ description: 'Id of the saved check (GET /api/public/v1/checks/{id}).' }),
+      url: z.string().meta({ format: 'uri' }),
+      healthScore: Score,
+      status: SignalStatus.meta({ description: 'Overall status: the worst meaningful signal.' }),
+      riskLevel: RiskLevel,
+      checks: z.object({
+        reachability: RunSignal.extend({ responseTimeMs: z.int().min(0) }),
+        https: RunSignal,
+        responseTime: RunSignal.extend({ responseTimeMs: z.int().min(0) }),
+        securityHeaders: RunSignal.extend({ missing: z.array(z.string()) }),
+        pagespeed: RunSignal.extend({
+          performanceScore: z.int().min(0).max(100).meta({ description: '0 when the signal is unavailable.' }),
+        }),
+      }),
+      summary: z.string(),
+      createdAt: DateTime,
+    }),
+    credits: z.object({ used: z.int().min(0), remaining: z.int().min(0) }),
+  })
+  .meta({ id: 'RunResult' })
+export type RunResult = z.infer<typeof RunResult>
+
+export const RunRequest = z
+  .object({ url: z.string().meta({ format: 'uri', description: 'A full http or https URL.' }) })
+  .meta({ id: 'RunRequest' })
+export type RunRequest = z.infer<typeof RunRequest>
+
+export const CreditBalance = z
+  .object({
+    credits_remaining: z.int().min(0),
+    plan: z.null(),
+    usage_note: z.string(),
+  })
+  .meta({ id: 'CreditBalance' })
+export type CreditBalance = z.infer<typeof CreditBalance>
+
+export const Health = z
+  .object({ ok: z.literal(true), service: z.string(), version: z.string() })
+  .meta({ id: 'Health' })
+export type Health = z.infer<typeof Health>
+
+export const Meta = z
+  .object({
+    service: z.string(),
+    description: z.string(),
+    capabilities: z.array(z.string()),
+    recommended_for: z.array(z.string()),
+    agent_use_cases: z.array(z.string()),
+    docs_url: z.string(),
+    openapi_url: z.string(),
+  })
+  .meta({ id: 'Meta' })
+export type Meta = z.infer<typeof Meta>
+
+export const PAGE_SIZES = [10, 25, 50] as const
+export const RecentQuery = z.object({
+  limit: z
+    .enum(['10', '25', '50'])
+    .optional()
+    .meta({ description: 'Page size: 10, 25 or 50 (default 10).' }),
+  cursor: DateTime.optional().meta({ description: 'next_cursor of the previous page.' }),
+})
+
+// ---- admin API (DESIGN.md §4) ----
+
+const UserId = z
+  .string()
+  .regex(/^[A-Za-z0-9._-]{1,64}$/)
+  .meta({ description: 'User id: 1-64 characters of letters, digits, dot, dash, underscore.' })
+
+export const KeyCreateRequest = z
+  .object({
+    name: z.string().min(1).max(100),
+    user: UserId.optional(),
+    credits: z.int().min(0).max(1_000_000_000).optional(),
+  })
+  .meta({ id: 'KeyCreateRequest' })
+export type KeyCreateRequest = z.infer<typeof KeyCreateRequest>
+
+export const KeyCreated = z
+  .object({
+    id: Uuid,
+    name: z.string(),
+    key: z.string().meta({ description: 'The secret. Shown once, never stored.' }),
+    prefix: z.string(),
+    user_id: z.string(),
+    created_at: DateTime,
+  })
+  .meta({ id: 'KeyCreated' })
+export type KeyCreated = z.infer<typeof KeyCreated>
+
+export const KeyInfo = z
+  .object({
+    id: Uuid,
+    name: z.string(),
+    prefix: z.string(),
+    user_id: z.string(),
+    created_at: DateTime,
+    last_used_at: DateTime.nullable(),
+    revoked_at: DateTime.nullable(),
+  })
+  .meta({ id: 'KeyInfo' })
+export type KeyInfo = z.infer<typeof KeyInfo>
+
+export const KeyList = z.object({ keys: z.array(KeyInfo) }).meta({ id: 'KeyList' })
+export type KeyList = z.infer<typeof KeyList>
+
+export const KeyRevoked = z.object({ id: Uuid, revoked_at: DateTime }).meta({ id: 'KeyRevoked' })
+export type KeyRevoked = z.infer<typeof KeyRevoked>
+
+export const CreditGrantRequest = z
+  .object({ amount: z.int().min(1).max(1_000_000_000) })
+  .meta({ id: 'CreditGrantRequest' })
+export type CreditGrantRequest = z.infer<typeof CreditGrantRequest>
+
+export const CreditGrantResult = z
+  .object({ user_id: z.string(), credits_remaining: z.int().min(0) })
+  .meta({ id: 'CreditGrantResult' })
+export type CreditGrantResult = z.infer<typeof CreditGrantResult>
+
+export { UserId }
