@@ -1,0 +1,94 @@
+/**
+ * Counts a response body two ways without keeping it: bytes on the wire (undici's `request` hands
+ * the body over as sent, still compressed) and bytes after Content-Encoding is undone with
+ * node:zlib, streaming. Reading stops as soon as the decoded count reaches the cap, so a
+ * decompression bomb costs at most the cap.
+ *
+ * Decoded is the same as wire for an identity body and for an encoding Node cannot undo (zstd on
+ * Node 20, anything unknown, stacked codings): the size the server chose to send is then the best figure there is.
+ * A body that fails to decode counts what decoded up to the fault.
+ */
+import type { Duplex, Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import zlib from 'node:zlib'
+
+export interface BodyCount {
+  wire: number
+  decoded: number
+  /** Stopped at the cap, or cut short by the time budget / a dropped connection. */
+  truncated: boolean
+  /** Why reading ended early, other than the cap (abort, reset, corrupt encoding); null otherwise. */
+  interruption: Error | null
+}
+
+class CapReached extends Error {}
+
+export async function meterBody(
+  body: Readable,
+  contentEncoding: string | null,
+  maxDecodedBytes: number,
+  signal: AbortSignal,
+): Promise<BodyCount> {
+  const count: BodyCount = { wire: 0, decoded: 0, truncated: false, interruption: null }
+  const decoder = decoderFor(contentEncoding)
+
+  const countWire = async function* (source: AsyncIterable<Buffer>) {
+    for await (const chunk of source) {
+      count.wire += chunk.length
+      if (!decoder) capDecoded(chunk.length)
+      yield chunk
+    }
+  }
+  const capDecoded = (n: number) => {
+    count.decoded += n
+    if (count.decoded >= maxDecodedBytes) {
+      count.decoded = Math.min(count.decoded, maxDecodedBytes)
+      count.truncated = true
+      throw new CapReached()
+    }
+  }
+  const countDecoded = async (source: AsyncIterable<Buffer>) => {
+    for await (const chunk of source) if (decoder) capDecoded(chunk.length)
+  }
+
+  try {
+    if (decoder) await pipeline(body, countWire, decoder, countDecoded, { signal })
+    else await pipeline(body, countWire, countDecoded, { signal })
+  } catch (err) {
+    if (!(err instanceof CapReached)) {
+      count.interruption = err instanceof Error ? err : new Error(String(err))
+      // a body the server finished but we could not decode is complete on the wire
+      if (!body.readableEnded) count.truncated = true
+    }
+  } finally {
+    if (!body.destroyed) body.destroy()
+  }
+  return count
+}
+
+/**
+ * A zlib stream undoing the Content-Encoding; null for identity, for an unknown coding and for a
+ * stack of codings (`gzip, br`: allowed by RFC 9110, unseen in practice) — counted as sent then.
+ */
+function decoderFor(contentEncoding: string | null): Duplex | null {
+  const codings = (contentEncoding ?? '')
+    .toLowerCase()
+    .split(',')
+    .map((c) => c.trim())
+    .filter((c) => c && c !== 'identity')
+  if (codings.length !== 1) return null
+  // lenient flushing, as browsers and curl are: a body cut before its trailer still counts
+  switch (codings[0]) {
+    case 'gzip':
+    case 'x-gzip':
+      return zlib.createGunzip(lenient)
+    case 'deflate':
+      return zlib.createInflate(lenient)
+    case 'br':
+      return zlib.createBrotliDecompress({ finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH })
+    default:
+      return null
+  }
+}
+
+const lenient: zlib.ZlibOptions = { finishFlush: zlib.constants.Z_SYNC_FLUSH }
