@@ -42,7 +42,11 @@ export class ApiError extends Error {
   toEnvelope() {
     return {
       ok: false as const,
-      error: { code: this.code, message: this.message, ...(this.requestId ? { request_id: this.requestId } : {}) },
+      error: {
+        code: this.code,
+        message: this.message,
+        ...(this.requestId ? { request_id: this.requestId } : {}),
+      },
     }
   }
 }
@@ -111,7 +115,11 @@ export class SitehealthClient {
     if (auth === 'none') return undefined
     if (auth === 'admin') {
       if (!this.opts.adminToken)
-        throw new ApiError(0, 'no_api_key', 'No admin token: pass --admin-token or set SITEHEALTH_ADMIN_TOKEN.')
+        throw new ApiError(
+          0,
+          'no_api_key',
+          'No admin token: pass --admin-token or set SITEHEALTH_ADMIN_TOKEN.',
+        )
       return `Bearer ${this.opts.adminToken}`
     }
     const key = this.opts.apiKey
@@ -123,7 +131,11 @@ export class SitehealthClient {
       )
     // Refuse a mistyped key before it leaves the machine.
     if (!isWellFormedApiKey(key))
-      throw new ApiError(0, 'invalid_api_key', 'The API key is malformed (its checksum does not match): check for a typo.')
+      throw new ApiError(
+        0,
+        'invalid_api_key',
+        'The API key is malformed (its checksum does not match): check for a typo.',
+      )
     return `Bearer ${key}`
   }
 
@@ -173,7 +185,12 @@ export class SitehealthClient {
     try {
       text = await res.body.text()
     } catch (err) {
-      throw new ApiError(0, 'network_error', `The connection to ${this.baseUrl} broke: ${(err as Error).message}`, requestId)
+      throw new ApiError(
+        0,
+        'network_error',
+        `The connection to ${this.baseUrl} broke: ${(err as Error).message}`,
+        requestId,
+      )
     }
     let json: any
     try {

@@ -51,7 +51,13 @@ export async function resolveClientSettings(
 ): Promise<ClientSettings> {
   const file = await readConfigFile(configDir)
   const pick = (flag?: string, envValue?: string, fileValue?: string): [string | undefined, Source] =>
-    flag ? [flag, 'flag'] : envValue ? [envValue, 'env'] : fileValue ? [fileValue, 'config'] : [undefined, 'none']
+    flag
+      ? [flag, 'flag']
+      : envValue
+        ? [envValue, 'env']
+        : fileValue
+          ? [fileValue, 'config']
+          : [undefined, 'none']
   const [apiUrl, apiUrlSource] = pick(flags.apiUrl, env.SITEHEALTH_API_URL, file.api_url)
   const [apiKey, apiKeySource] = pick(flags.apiKey, env.SITEHEALTH_API_KEY, file.api_key)
   return {

@@ -12,7 +12,8 @@ export const API_VERSION = 'v1'
 export const SIGNAL_STATUSES = ['ok', 'warning', 'needs_review', 'unavailable'] as const
 export const SignalStatus = z.enum(SIGNAL_STATUSES).meta({
   id: 'SignalStatus',
-  description: 'ok: nothing to fix; warning: worth fixing; needs_review: a real problem; unavailable: could not be judged.',
+  description:
+    'ok: nothing to fix; warning: worth fixing; needs_review: a real problem; unavailable: could not be judged.',
 })
 export type SignalStatus = z.infer<typeof SignalStatus>
 
@@ -49,7 +50,13 @@ export const ErrorEnvelope = z
   .meta({ id: 'ErrorEnvelope', description: 'Every error response.' })
 export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>
 
-export const SIGNAL_NAMES = ['reachability', 'https_ssl', 'response_time', 'security_headers', 'pagespeed'] as const
+export const SIGNAL_NAMES = [
+  'reachability',
+  'https_ssl',
+  'response_time',
+  'security_headers',
+  'pagespeed',
+] as const
 export type SignalName = (typeof SIGNAL_NAMES)[number]
 
 export const CheckSignal = z
@@ -115,7 +122,11 @@ export const RunResult = z
         responseTime: RunSignal.extend({ responseTimeMs: z.int().min(0) }),
         securityHeaders: RunSignal.extend({ missing: z.array(z.string()) }),
         pagespeed: RunSignal.extend({
-          performanceScore: z.int().min(0).max(100).meta({ description: '0 when the signal is unavailable.' }),
+          performanceScore: z
+            .int()
+            .min(0)
+            .max(100)
+            .meta({ description: '0 when the signal is unavailable.' }),
         }),
       }),
       summary: z.string(),
@@ -160,10 +171,7 @@ export type Meta = z.infer<typeof Meta>
 
 export const PAGE_SIZES = [10, 25, 50] as const
 export const RecentQuery = z.object({
-  limit: z
-    .enum(['10', '25', '50'])
-    .optional()
-    .meta({ description: 'Page size: 10, 25 or 50 (default 10).' }),
+  limit: z.enum(['10', '25', '50']).optional().meta({ description: 'Page size: 10, 25 or 50 (default 10).' }),
   cursor: DateTime.optional().meta({ description: 'next_cursor of the previous page.' }),
 })
 

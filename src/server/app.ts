@@ -1,0 +1,138 @@
+/**
+ * The h3 app: one route table (path -> method -> handler), one error handler that renders every
+ * failure (unknown route, wrong method, bad body, thrown exception) in the spec's envelope, a
+ * request id on every response, and one access-log line per request.
+ */
+import { randomUUID } from 'node:crypto'
+import { H3, HTTPError, type H3Event } from 'h3'
+import type { ErrorEnvelope } from '../contract/schemas.js'
+import { PATHS } from '../contract/routes.js'
+import type { ServerOptions } from './context.js'
+import { renderDocs } from './docs.js'
+import { ServiceError, badRequest, internalError } from './errors.js'
+import { buildOpenApi } from './openapi.js'
+import { RateLimiter } from './rate-limit.js'
+import { adminRoutes } from './routes/admin.js'
+import { publicRoutes } from './routes/public.js'
+
+type Handler = (event: H3Event) => unknown
+type RouteTable = Record<string, Partial<Record<string, Handler>>>
+
+const BASE_HEADERS = {
+  'content-type': 'application/json; charset=utf-8',
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+}
+
+export interface App {
+  app: H3
+  /** Checks running now; shutdown waits for them. */
+  inFlight: Set<Promise<unknown>>
+  limiter: RateLimiter
+}
+
+export function createApp(opts: ServerOptions): App {
+  const limiter = new RateLimiter()
+  const inFlight = new Set<Promise<unknown>>()
+  const openapi = buildOpenApi()
+  const docsHtml = renderDocs(openapi)
+
+  const table: RouteTable = {
+    ...publicRoutes(opts, limiter, inFlight),
+    ...adminRoutes(opts),
+    [PATHS.openapi]: {
+      GET: (event) => {
+        const origin = (opts.publicUrl ?? event.url.origin).replace(/\/+$/, '')
+        return { ...openapi, servers: [{ url: origin }] }
+      },
+    },
+    [PATHS.docs]: {
+      GET: () =>
+        new Response(docsHtml, {
+          headers: {
+            'content-type': 'text/html; charset=utf-8',
+            'content-security-policy':
+              "default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'none'",
+            'x-content-type-options': 'nosniff',
+          },
+        }),
+    },
+  }
+
+  const app = new H3({
+    silent: true,
+    onRequest(event) {
+      const id = randomUUID()
+      event.context.requestId = id
+      event.context.startedAt = performance.now()
+      event.context.extraHeaders = {} as Record<string, string>
+    },
+    onError(error, event) {
+      return errorResponse(error, event, opts)
+    },
+    onResponse(response, event) {
+      response.headers.set('x-request-id', String(event.context.requestId))
+      for (const [k, v] of Object.entries(event.context.extraHeaders as Record<string, string>))
+        response.headers.set(k, v)
+      if (opts.log) {
+        const ms = (performance.now() - (event.context.startedAt as number)).toFixed(1)
+        opts.log(
+          `${event.req.method} ${event.url.pathname} ${response.status} ${ms}ms ${event.context.requestId}`,
+        )
+      }
+    },
+  })
+
+  for (const [path, methods] of Object.entries(table)) {
+    const allow = Object.keys(methods)
+      .concat(methods.GET ? ['HEAD'] : [])
+      .join(', ')
+    app.all(path, (event) => {
+      const method = event.req.method
+      const handler = methods[method] ?? (method === 'HEAD' ? methods.GET : undefined)
+      if (!handler)
+        throw new ServiceError(
+          405,
+          'method_not_allowed',
+          `${method} is not allowed on ${path}; use ${allow}.`,
+          {
+            allow,
+          },
+        )
+      return handler(event)
+    })
+  }
+  return { app, inFlight, limiter }
+}
+
+function errorResponse(error: unknown, event: H3Event, opts: ServerOptions): Response {
+  const e = toServiceError(error)
+  if (e.status >= 500 && opts.log) {
+    const cause = (error as HTTPError)?.cause ?? error
+    opts.log(`error ${event.context.requestId}: ${(cause as Error)?.stack ?? String(cause)}`)
+  }
+  const body: ErrorEnvelope = {
+    ok: false,
+    error: { code: e.code, message: e.message, request_id: String(event.context.requestId ?? '') },
+  }
+  return new Response(JSON.stringify(body), {
+    status: e.status,
+    headers: { ...BASE_HEADERS, ...e.headers },
+  })
+}
+
+/** Our own errors pass through; h3's become the nearest envelope code; anything else is internal_error. */
+function toServiceError(error: unknown): ServiceError {
+  const cause = error instanceof HTTPError ? error.cause : undefined
+  if (cause instanceof ServiceError) return cause
+  if (error instanceof ServiceError) return error
+  if (error instanceof HTTPError && !error.unhandled) {
+    if (error.status === 404)
+      return new ServiceError(404, 'not_found', 'No such route. See /docs for the API.')
+    if (error.status === 405) return new ServiceError(405, 'method_not_allowed', 'Method not allowed.')
+    if (error.status === 413) return badRequest('The request body is too large.')
+    if (error.status >= 400 && error.status < 500)
+      return badRequest('Bad request: the URL or body is malformed.')
+  }
+  return internalError()
+}

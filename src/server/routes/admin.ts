@@ -1,0 +1,80 @@
+/** The admin API of DESIGN.md §4: key issuance and credit grants, behind the admin token. */
+import { randomUUID } from 'node:crypto'
+import type { H3Event } from 'h3'
+import { displayPrefix, generateApiKey } from '../../contract/api-key.js'
+import {
+  CreditGrantRequest,
+  KeyCreateRequest,
+  PATHS,
+  UserId,
+  type CreditGrantResult,
+  type KeyCreated,
+  type KeyList,
+  type KeyRevoked,
+} from '../../contract/index.js'
+import { authenticateAdmin, hashKey } from '../auth.js'
+import { parseWith, readJson } from '../body.js'
+import type { ServerOptions } from '../context.js'
+import { badRequest, notFound } from '../errors.js'
+
+export function adminRoutes(opts: ServerOptions) {
+  const { store } = opts
+  const admin = (event: H3Event) => authenticateAdmin(event, opts.adminToken)
+
+  return {
+    [PATHS.adminKeys]: {
+      POST: async (event: H3Event): Promise<KeyCreated> => {
+        admin(event)
+        const req = parseWith(KeyCreateRequest, await readJson(event), 'key request')
+        const userId = req.user ?? 'default'
+        if (!store.getUser(userId)) await store.ensureUser(userId, req.credits ?? opts.initialCredits)
+        const key = generateApiKey()
+        const record = await store.createKey({
+          id: randomUUID(),
+          name: req.name,
+          user_id: userId,
+          prefix: displayPrefix(key),
+          hash: hashKey(key),
+          created_at: new Date().toISOString(),
+          last_used_at: null,
+          revoked_at: null,
+        })
+        event.res.status = 201
+        return {
+          id: record.id,
+          name: record.name,
+          key,
+          prefix: record.prefix,
+          user_id: record.user_id,
+          created_at: record.created_at,
+        }
+      },
+      GET: (event: H3Event): KeyList => {
+        admin(event)
+        return {
+          keys: store.listKeys().map(({ hash: _hash, ...k }) => k),
+        }
+      },
+    },
+    [PATHS.adminRevoke]: {
+      POST: async (event: H3Event): Promise<KeyRevoked> => {
+        admin(event)
+        const id = String(event.context.params?.id ?? '')
+        const key = await store.revokeKey(id, new Date().toISOString())
+        if (!key || !key.revoked_at) throw notFound('No API key with this id.')
+        return { id: key.id, revoked_at: key.revoked_at }
+      },
+    },
+    [PATHS.adminCredits]: {
+      POST: async (event: H3Event): Promise<CreditGrantResult> => {
+        admin(event)
+        const user = decodeURIComponent(String(event.context.params?.user ?? ''))
+        if (!UserId.safeParse(user).success) throw badRequest('Invalid user id.')
+        const { amount } = parseWith(CreditGrantRequest, await readJson(event), 'credit grant')
+        if (!store.getUser(user)) await store.ensureUser(user, 0)
+        await store.grantCredits(user, amount)
+        return { user_id: user, credits_remaining: store.availableCredits(user) }
+      },
+    },
+  }
+}
