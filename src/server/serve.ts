@@ -94,8 +94,11 @@ export async function startServer(o: StartOptions): Promise<RunningServer> {
           clearInterval(sweeper)
           const stopped = new Promise<void>((resolve) => server.close(() => resolve()))
           server.closeIdleConnections()
-          const drained = Promise.allSettled([...inFlight])
-          await Promise.race([drained, new Promise((r) => setTimeout(r, graceMs).unref())])
+          // Running checks finish and their responses are written; the server then closes by itself
+          // (a closing server ends keep-alive connections after their response). Only past the
+          // grace period are the remaining connections cut.
+          const grace = new Promise((r) => setTimeout(r, graceMs).unref())
+          await Promise.race([Promise.allSettled([...inFlight]).then(() => stopped), grace])
           server.closeAllConnections()
           await stopped
           await store.close()

@@ -58,9 +58,18 @@ export interface Store {
    * `created_at`, unique per user (bumped by 1 ms on a collision), and returns the saved record and
    * the balance left.
    */
-  commitCheck(record: Omit<CheckRecord, 'id' | 'created_at'>): Promise<{ check: CheckRecord; remaining: number }>
-  /** Bulk-load saved checks (benchmarks, tests, imports); consumes credits like commitCheck. */
-  importChecks(userId: string, records: Omit<CheckRecord, 'id' | 'created_at' | 'user_id'>[], createdAt?: Date[]): Promise<void>
+  commitCheck(
+    record: Omit<CheckRecord, 'id' | 'created_at'>,
+  ): Promise<{ check: CheckRecord; remaining: number }>
+  /**
+   * Bulk-load saved checks (benchmarks, tests, imports). Imported checks count as used and the same
+   * number is granted in the same write, so the balance is unchanged and used = saved checks.
+   */
+  importChecks(
+    userId: string,
+    records: Omit<CheckRecord, 'id' | 'created_at' | 'user_id'>[],
+    createdAt?: Date[],
+  ): Promise<void>
 
   // ---- checks ----
   getCheck(userId: string, id: string): Promise<CheckRecord | undefined>

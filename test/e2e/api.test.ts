@@ -468,3 +468,95 @@ describe('storage through serve', () => {
     }
   })
 })
+
+describe('serve operations', () => {
+  it('logs one line per request without the Authorization header, and never writes secrets to disk', async () => {
+    const target = await startTarget()
+    const served = await startServe()
+    try {
+      const call = api(served.url)
+      const { key } = await served.createKey({ user: 'logged', credits: 2 })
+      await call('GET', '/api/public/v1/credits', { key })
+      await call('POST', '/api/public/v1/checks/run', { key, body: { url: target.url } })
+      await call('GET', '/api/public/v1/nope')
+      await new Promise((r) => setTimeout(r, 200))
+      const lines = served.output().split('\n')
+      const access = lines.filter((l) => / \/api\/[^ ]* \d{3} [\d.]+ms [0-9a-f-]{36}$/.test(l))
+      expect(access.some((l) => l.includes('GET /api/public/v1/credits 200'))).toBe(true)
+      expect(access.some((l) => l.includes('POST /api/public/v1/checks/run 200'))).toBe(true)
+      expect(access.some((l) => l.includes('GET /api/public/v1/nope 404'))).toBe(true)
+      expect(served.output()).not.toContain(key)
+      expect(served.output()).not.toMatch(/bearer/i)
+      const { readdir, readFile, stat } = await import('node:fs/promises')
+      const files = (await readdir(served.dataDir, { recursive: true })) as string[]
+      for (const f of files) {
+        const full = `${served.dataDir}/${f}`
+        const st = await stat(full)
+        if (!st.isFile()) continue
+        expect((st.mode & 0o777).toString(8), f).toBe('600')
+        expect(await readFile(full, 'utf8')).not.toContain(key)
+      }
+    } finally {
+      await served.stop()
+      await target.close()
+    }
+  })
+
+  it('answers an unexpected storage failure with internal_error, no detail, and no charge', async () => {
+    const target = await startTarget()
+    const served = await startServe()
+    try {
+      const call = api(served.url)
+      const { key } = await served.createKey({ user: 'broken', credits: 3 })
+      // Sabotage: a plain file where the user's check directory must go.
+      const { mkdir, rm, writeFile } = await import('node:fs/promises')
+      await mkdir(`${served.dataDir}/checks`, { recursive: true })
+      const userDir = `${served.dataDir}/checks/u${Buffer.from('broken').toString('hex')}`
+      await rm(userDir, { recursive: true, force: true })
+      await writeFile(userDir, 'not a directory')
+      const r = await call('POST', '/api/public/v1/checks/run', { key, body: { url: target.url } })
+      expectEnvelope(r, 500, 'internal_error')
+      expect(r.body.error.message).not.toMatch(/ENOTDIR|EEXIST|checks\/|\.json/)
+      expect((await call('GET', '/api/public/v1/credits', { key })).body.credits_remaining).toBe(3)
+      expect((await call('GET', '/api/public/v1/health')).status).toBe(200)
+    } finally {
+      await served.stop()
+      await target.close()
+    }
+  })
+
+  it('on SIGTERM stops accepting, lets a running check finish, and exits 0', async () => {
+    const slow = createServer((_req, res) => {
+      setTimeout(() => {
+        res.writeHead(200, { 'content-type': 'text/html' })
+        res.end('<p>slow</p>')
+      }, 1500)
+    })
+    await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r))
+    const slowUrl = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/`
+    const served = await startServe()
+    try {
+      const call = api(served.url)
+      const { key } = await served.createKey({ user: 'graceful', credits: 2 })
+      const running = call('POST', '/api/public/v1/checks/run', { key, body: { url: slowUrl } })
+      await new Promise((r) => setTimeout(r, 400))
+      served.proc.kill('SIGTERM')
+      await new Promise((r) => setTimeout(r, 200))
+      await expect(fetch(`${served.url}/api/public/v1/health`)).rejects.toThrow()
+      const done = await running
+      expect(done.status).toBe(200)
+      const result = await served.proc
+      expect(result.exitCode).toBe(0)
+      const again = await startServe({ dataDir: served.dataDir })
+      try {
+        const got = await api(again.url)('GET', `/api/public/v1/checks/${done.body.data.id}`, { key })
+        expect(got.status).toBe(200)
+      } finally {
+        await again.stop()
+      }
+    } finally {
+      await served.stop()
+      await new Promise<void>((r) => slow.close(() => r()))
+    }
+  })
+})
