@@ -204,7 +204,6 @@ describe('public targets', () => {
     'http://93.184.215.14/',
     'http://8.8.8.8/',
     'http://1.1.1.1:8080/x',
-    'http://1.0.0.0/',
     'http://223.255.255.255/',
     // the edges just outside blocked ranges
     'http://1.0.0.0/',

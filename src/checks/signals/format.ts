@@ -19,9 +19,10 @@ export function fmtDate(value: string | Date): string {
   return Number.isNaN(d.getTime()) ? 'an unknown date' : d.toISOString().slice(0, 10)
 }
 
-/** 2400 → "2.4 s", 800 → "0.8 s", 150 → "0.15 s", 12400 → "12 s". */
+/** 2400 → "2.4 s", 800 → "0.8 s", 150 → "0.15 s", 12400 → "12 s", 4 → "4 ms" (never "0 s"). */
 export function fmtDuration(ms: number): string {
   const s = Math.max(0, ms) / 1000
+  if (s < 0.1) return `${Math.round(Math.max(0, ms))} ms`
   if (s >= 10) return `${Math.round(s)} s`
   if (s >= 1) return `${trimZeros(s.toFixed(1))} s`
   return `${trimZeros(s.toFixed(2))} s`

@@ -1,0 +1,170 @@
+/**
+ * The base of every client and admin command: shared flags, the client built from
+ * flag > env > config file > default, the output mode (colour, spinner, --json), and the one
+ * place where an error becomes an exit code and a message (`catch`, with the table in
+ * exit-codes.ts). Commands only parse, call one function and hand the result to a renderer.
+ */
+import { Command, type Interfaces } from '@oclif/core'
+import { SitehealthClient } from '../client/client.js'
+import { resolveClientSettings, type ClientSettings, type Source } from '../client/config.js'
+import { resolveAdminToken } from './admin-token.js'
+import { UsageError } from './errors.js'
+import { describeFailure, type FailureContext } from './exit-codes.js'
+import { adminFlags, clientFlags } from './flags.js'
+import { outputMode, type Style } from './style.js'
+import { Terminal } from './terminal.js'
+
+export type InferredFlags<T extends typeof Command> = Interfaces.InferredFlags<T['baseFlags'] & T['flags']>
+export type InferredArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args']>
+
+/** How long `check` and friends wait out a 429's Retry-After before giving up with exit 6. */
+export const MAX_RATE_LIMIT_WAIT_SECONDS = 120
+
+function isExit(err: unknown): boolean {
+  return (err as { code?: unknown } | null)?.code === 'EEXIT'
+}
+
+abstract class SitehealthCommand<T extends typeof Command> extends Command {
+  protected flags!: InferredFlags<T>
+  protected args!: InferredArgs<T>
+  /** Positional arguments of a non-strict command (`check URL...`). */
+  protected rest: string[] = []
+  protected terminal!: Terminal
+  /** Filled as settings become known, for better error hints. */
+  protected readonly failureContext: FailureContext = {}
+  /** Suggested when the API answers not_found (commands taking an id set it). */
+  protected static notFoundHint?: string
+
+  override async init(): Promise<void> {
+    await super.init()
+    // `sitehealth recent | head -1`: a closed pipe ends the output, it is not a crash
+    process.stdout.once('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE') process.exit(0)
+      throw err
+    })
+    this.failureContext.bin = this.config.bin
+    this.failureContext.notFoundHint = (this.ctor as unknown as typeof SitehealthCommand).notFoundHint
+    const { flags, args, argv } = await this.parse({
+      flags: this.ctor.flags,
+      baseFlags: this.ctor.baseFlags,
+      args: this.ctor.args,
+      strict: this.ctor.strict,
+    })
+    this.flags = flags as InferredFlags<T>
+    this.args = args as InferredArgs<T>
+    this.rest = (argv as unknown[]).map(String)
+    this.terminal = new Terminal(
+      outputMode({
+        stdoutIsTTY: Boolean(process.stdout.isTTY),
+        stderrIsTTY: Boolean(process.stderr.isTTY),
+        env: process.env,
+        json: this.json,
+      }),
+    )
+  }
+
+  /** --json, also when parsing failed before the flags were known. */
+  protected get json(): boolean {
+    const parsed = (this.flags as { json?: boolean } | undefined)?.json
+    return (
+      parsed ??
+      (this.argv.includes('--json') && !this.argv.slice(0, this.argv.indexOf('--json')).includes('--'))
+    )
+  }
+
+  /** Success output: the API body with --json, else the human view. */
+  protected emit(body: unknown, human: (style: Style) => string): void {
+    if (this.json) this.terminal.json(body)
+    else this.terminal.out(human(this.terminal.style))
+  }
+
+  /** Waiting on the network: a spinner on a terminal, nothing otherwise. */
+  protected spin<R>(text: string, work: () => Promise<R>): Promise<R> {
+    return this.terminal.spin(text, work)
+  }
+
+  /** Rate-limit progress on stderr, also with --json (stdout stays pure JSON). */
+  protected onRateLimitWait = (seconds: number): void => {
+    this.terminal?.notice(`Rate limited; waiting ${seconds} s…`)
+  }
+
+  protected async settings(flags: { apiUrl?: string; apiKey?: string }): Promise<ClientSettings> {
+    const settings = await resolveClientSettings(this.config.configDir, flags)
+    this.failureContext.apiUrl = settings.apiUrl
+    let url: URL | undefined
+    try {
+      url = new URL(settings.apiUrl)
+    } catch {
+      // reported below
+    }
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+      throw new UsageError(
+        `The API URL ${JSON.stringify(settings.apiUrl)} (from ${sourceLabel(settings.apiUrlSource, 'url', settings.configPath)}) is not an http(s) URL.`,
+      )
+    }
+    return settings
+  }
+
+  override async catch(err: Error & { exitCode?: number }): Promise<unknown> {
+    // our own this.exit(n): the output is already written
+    if (isExit(err)) throw err
+    const failure = describeFailure(err, this.failureContext)
+    if (this.json) process.stdout.write(`${JSON.stringify(failure.envelope, null, 2)}\n`)
+    else process.stderr.write(`${failure.line}\n`)
+    if (process.env.DEBUG && err instanceof Error && err.stack) process.stderr.write(`${err.stack}\n`)
+    return this.exit(failure.exitCode)
+  }
+}
+
+function sourceLabel(source: Source, what: 'url' | 'key', configPath: string): string {
+  switch (source) {
+    case 'flag':
+      return what === 'url' ? '--api-url' : '--api-key'
+    case 'env':
+      return what === 'url' ? 'SITEHEALTH_API_URL' : 'SITEHEALTH_API_KEY'
+    case 'config':
+      return `the config file ${configPath}`
+    default:
+      return 'the default'
+  }
+}
+
+/** Commands that call the public API: --api-url, --api-key, --json. */
+export abstract class ClientCommand<T extends typeof Command> extends SitehealthCommand<T> {
+  static override baseFlags = clientFlags
+
+  protected async client(): Promise<SitehealthClient> {
+    const f = this.flags as { 'api-url'?: string; 'api-key'?: string }
+    const settings = await this.settings({ apiUrl: f['api-url'], apiKey: f['api-key'] })
+    if (settings.apiKey)
+      this.failureContext.apiKeyFrom = sourceLabel(settings.apiKeySource, 'key', settings.configPath)
+    return new SitehealthClient({
+      baseUrl: settings.apiUrl,
+      apiKey: settings.apiKey,
+      maxRetryWaitSeconds: MAX_RATE_LIMIT_WAIT_SECONDS,
+      onRateLimitWait: this.onRateLimitWait,
+    })
+  }
+}
+
+/** Admin commands: --api-url, --json, --admin-token, --data-dir. */
+export abstract class AdminCommand<T extends typeof Command> extends SitehealthCommand<T> {
+  static override baseFlags = adminFlags
+
+  protected async adminClient(): Promise<{ client: SitehealthClient; settings: ClientSettings }> {
+    const f = this.flags as { 'api-url'?: string; 'admin-token'?: string; 'data-dir'?: string }
+    const settings = await this.settings({ apiUrl: f['api-url'] })
+    const dataDir = f['data-dir'] ?? this.config.dataDir
+    this.failureContext.authHint = f['admin-token']
+      ? 'Check the admin token (--admin-token or SITEHEALTH_ADMIN_TOKEN).'
+      : `Check the admin token: the server's SITEHEALTH_ADMIN_TOKEN or its <data-dir>/admin-token (read from ${dataDir}).`
+    const adminToken = await resolveAdminToken({ flag: f['admin-token'], apiUrl: settings.apiUrl, dataDir })
+    const client = new SitehealthClient({
+      baseUrl: settings.apiUrl,
+      adminToken,
+      maxRetryWaitSeconds: MAX_RATE_LIMIT_WAIT_SECONDS,
+      onRateLimitWait: this.onRateLimitWait,
+    })
+    return { client, settings }
+  }
+}

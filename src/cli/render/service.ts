@@ -1,0 +1,37 @@
+/** Human views of the account and the service: `credits` and `status`. */
+import type { CreditBalance, Health, Meta } from '../../contract/index.js'
+import type { Style } from '../style.js'
+import { fields } from './format.js'
+
+export function renderCredits(style: Style, balance: CreditBalance): string {
+  return [
+    `${style.bold(String(balance.credits_remaining))} credit${balance.credits_remaining === 1 ? '' : 's'} remaining`,
+    ...fields(style, [
+      ['plan', balance.plan ?? 'none'],
+      ['usage', balance.usage_note],
+    ]),
+  ].join('\n')
+}
+
+export interface ServiceStatus {
+  apiUrl: string
+  health: Health
+  meta: Meta
+}
+
+export function renderStatus(style: Style, s: ServiceStatus): string {
+  const up = s.health.ok ? style.green('up') : style.red('down')
+  return [
+    `${style.bold(s.health.service)} ${s.health.version} is ${up} at ${s.apiUrl}`,
+    ...fields(style, [
+      ['API URL', s.apiUrl],
+      ['service', s.meta.service],
+      ['version', s.health.version],
+      ['about', s.meta.description],
+      ['capabilities', s.meta.capabilities.join(', ')],
+      ['for', s.meta.recommended_for.join(', ') || '-'],
+      ['docs', s.meta.docs_url],
+      ['openapi', s.meta.openapi_url],
+    ]),
+  ].join('\n')
+}

@@ -1,0 +1,58 @@
+/**
+ * The command's two streams, with the spinner and progress notices. Commands and renderers never
+ * touch process.stdout/stderr or ora directly: one place decides what a terminal gets.
+ */
+import type { Ora } from 'ora'
+import { makeStyle, type OutputMode, type Style } from './style.js'
+
+export interface Streams {
+  stdout: NodeJS.WritableStream
+  stderr: NodeJS.WritableStream
+}
+
+export class Terminal {
+  readonly style: Style
+  private spinner?: Ora
+
+  constructor(
+    readonly mode: OutputMode,
+    private readonly streams: Streams = { stdout: process.stdout, stderr: process.stderr },
+  ) {
+    this.style = makeStyle(mode.colour)
+  }
+
+  /** Write `text` and a newline on stdout. */
+  out(text: string): void {
+    this.streams.stdout.write(`${text}\n`)
+  }
+
+  /** A line on stderr that does not tear an active spinner. */
+  notice(line: string): void {
+    const spinner = this.spinner
+    if (spinner?.isSpinning) spinner.clear()
+    this.streams.stderr.write(`${line}\n`)
+    if (spinner?.isSpinning) spinner.render()
+  }
+
+  json(value: unknown): void {
+    this.streams.stdout.write(`${JSON.stringify(value, null, 2)}\n`)
+  }
+
+  /** Run `work` with a spinner showing `text` on stderr when the mode allows one. */
+  async spin<T>(text: string, work: () => Promise<T>): Promise<T> {
+    // a terminal that reports 0 columns (`script`, some CI ptys) sends ora's line clearing into
+    // an endless loop: no spinner there
+    const columns = (this.streams.stderr as { columns?: number }).columns
+    if (!this.mode.spinner || columns === 0) return work()
+    const { default: ora } = await import('ora')
+    // discardStdin: false, or `check --file -` would lose its input to ora's stdin handling
+    const spinner = ora({ text, stream: this.streams.stderr, discardStdin: false, isEnabled: true }).start()
+    this.spinner = spinner
+    try {
+      return await work()
+    } finally {
+      spinner.stop()
+      this.spinner = undefined
+    }
+  }
+}

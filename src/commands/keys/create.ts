@@ -1,0 +1,39 @@
+import { Flags } from '@oclif/core'
+import { writeConfigFile } from '../../client/config.js'
+import { AdminCommand } from '../../cli/base-command.js'
+import { renderKeyCreated } from '../../cli/render/admin.js'
+
+export default class KeysCreate extends AdminCommand<typeof KeysCreate> {
+  static override summary = 'Admin: create an API key and print its secret once.'
+  static override description = `Creates a key for --user (default "default"; a new user starts with --credits, else the server's initial credits). The secret is printed once and never again: only its hash is stored.
+
+--save also writes the key and the API URL to the config file (mode 0600), so later commands need neither flag.
+
+Authenticates with --admin-token or SITEHEALTH_ADMIN_TOKEN; for a server on this machine, the token file in its data dir is read when neither is given.
+
+--json prints {id, name, key, prefix, user_id, created_at}.`
+
+  static override examples = [
+    '<%= config.bin %> keys create --name laptop --save',
+    '<%= config.bin %> keys create --name ci --user acme --credits 500',
+    '<%= config.bin %> keys create --name ci --json | jq -r .key',
+  ]
+
+  static override flags = {
+    name: Flags.string({ description: 'A name to recognise the key by.', required: true }),
+    user: Flags.string({ description: 'User the key belongs to (default "default").' }),
+    credits: Flags.integer({ description: 'Starting credits if the user is new.', min: 0 }),
+    save: Flags.boolean({ description: 'Save the key and the API URL to the config file.', default: false }),
+  }
+
+  async run(): Promise<void> {
+    const { client, settings } = await this.adminClient()
+    const { name, user, credits } = this.flags
+    const key = await this.spin('Creating the key…', () => client.createKey({ name, user, credits }))
+    const savedTo = this.flags.save
+      ? await writeConfigFile(this.config.configDir, { api_key: key.key, api_url: settings.apiUrl })
+      : undefined
+    this.emit(key, (style) => renderKeyCreated(style, key, savedTo))
+    if (savedTo && this.json) this.terminal.notice(`Saved the key and the API URL to ${savedTo}.`)
+  }
+}
