@@ -18,10 +18,47 @@ import { publicRoutes } from './routes/public.js'
 type Handler = (event: H3Event) => unknown
 type RouteTable = Record<string, Partial<Record<string, Handler>>>
 
-const BASE_HEADERS = {
-  'content-type': 'application/json; charset=utf-8',
+/** On every API response: answers are per key and per moment, and never to be sniffed. */
+const SAFETY_HEADERS = {
   'cache-control': 'no-store',
   'x-content-type-options': 'nosniff',
+}
+const BASE_HEADERS = { 'content-type': 'application/json; charset=utf-8', ...SAFETY_HEADERS }
+
+/**
+ * The request's id, made on first use: h3 may fail (a path that cannot be decoded) before
+ * `onRequest` runs, and that error response still needs one.
+ */
+function requestIdOf(event: H3Event): string {
+  event.context.requestId ??= randomUUID()
+  return String(event.context.requestId)
+}
+
+/**
+ * The envelope for a request Node's HTTP parser refused before h3 saw it (an unknown method,
+ * oversized headers): written raw on the socket, as `clientError` handlers must.
+ */
+export function rawErrorResponse(parserCode: string | undefined): string {
+  const tooLarge = parserCode === 'HPE_HEADER_OVERFLOW'
+  const status = tooLarge ? 431 : 400
+  const body = JSON.stringify({
+    ok: false,
+    error: {
+      code: 'invalid_url',
+      message: tooLarge
+        ? 'The request headers are too large.'
+        : 'Bad request: the HTTP request could not be parsed.',
+      request_id: randomUUID(),
+    },
+  } satisfies ErrorEnvelope)
+  const head = [
+    `HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}`,
+    ...Object.entries(BASE_HEADERS).map(([k, v]) => `${k}: ${v}`),
+    `x-request-id: ${JSON.parse(body).error.request_id}`,
+    `content-length: ${Buffer.byteLength(body)}`,
+    'connection: close',
+  ]
+  return `${head.join('\r\n')}\r\n\r\n${body}`
 }
 
 export interface App {
@@ -62,8 +99,7 @@ export function createApp(opts: ServerOptions): App {
   const app = new H3({
     silent: true,
     onRequest(event) {
-      const id = randomUUID()
-      event.context.requestId = id
+      requestIdOf(event)
       event.context.startedAt = performance.now()
       event.context.extraHeaders = {} as Record<string, string>
     },
@@ -71,14 +107,17 @@ export function createApp(opts: ServerOptions): App {
       return errorResponse(error, event, opts)
     },
     onResponse(response, event) {
-      response.headers.set('x-request-id', String(event.context.requestId))
-      for (const [k, v] of Object.entries(event.context.extraHeaders as Record<string, string>))
+      response.headers.set('x-request-id', requestIdOf(event))
+      for (const [k, v] of Object.entries(SAFETY_HEADERS))
+        if (!response.headers.has(k)) response.headers.set(k, v)
+      for (const [k, v] of Object.entries((event.context.extraHeaders ?? {}) as Record<string, string>))
         response.headers.set(k, v)
       if (opts.log) {
-        const ms = (performance.now() - (event.context.startedAt as number)).toFixed(1)
-        opts.log(
-          `${event.req.method} ${event.url.pathname} ${response.status} ${ms}ms ${event.context.requestId}`,
-        )
+        const started = event.context.startedAt as number | undefined
+        const ms = started === undefined ? '-' : (performance.now() - started).toFixed(1)
+        // the raw path: a path that cannot be decoded is logged as sent
+        const path = event.req.url.replace(/^[a-z]+:\/\/[^/]+/i, '').split('?')[0]
+        opts.log(`${event.req.method} ${path} ${response.status} ${ms}ms ${requestIdOf(event)}`)
       }
     },
   })
@@ -109,11 +148,11 @@ function errorResponse(error: unknown, event: H3Event, opts: ServerOptions): Res
   const e = toServiceError(error)
   if (e.status >= 500 && opts.log) {
     const cause = (error as HTTPError)?.cause ?? error
-    opts.log(`error ${event.context.requestId}: ${(cause as Error)?.stack ?? String(cause)}`)
+    opts.log(`error ${requestIdOf(event)}: ${(cause as Error)?.stack ?? String(cause)}`)
   }
   const body: ErrorEnvelope = {
     ok: false,
-    error: { code: e.code, message: e.message, request_id: String(event.context.requestId ?? '') },
+    error: { code: e.code, message: e.message, request_id: requestIdOf(event) },
   }
   return new Response(JSON.stringify(body), {
     status: e.status,

@@ -1,16 +1,19 @@
 /**
  * Starting and stopping the API server: open the store (which locks the data dir), build the app,
- * listen through listhen, and on close stop accepting, let in-flight checks finish, then flush
- * and unlock the store.
+ * listen on a plain node:http server through h3's `toNodeHandler`, and on close stop accepting,
+ * let in-flight checks finish, then flush and unlock the store.
+ *
+ * Not listhen: it wraps every server in `http-shutdown`, whose `finish` handler throws (and
+ * kills the process) when a client's socket is already gone, e.g. after an oversized chunked
+ * body is refused; it also moves to another port when the one asked for is taken.
  */
 import { randomBytes } from 'node:crypto'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
-import type { Server } from 'node:http'
+import { createServer } from 'node:http'
 import { join } from 'node:path'
 import { toNodeHandler } from 'h3/node'
-import { listen } from 'listhen'
 import { openStore } from '../store/index.js'
-import { createApp } from './app.js'
+import { createApp, rawErrorResponse } from './app.js'
 import { DEFAULT_LIMITS, type Limits, type ServerOptions } from './context.js'
 
 export interface StartOptions {
@@ -66,17 +69,20 @@ export async function startServer(o: StartOptions): Promise<RunningServer> {
       log: o.log,
     }
     const { app, inFlight, limiter } = createApp(opts)
-    const listener = await listen(toNodeHandler(app), {
-      port: o.port,
-      hostname: o.host,
-      showURL: false,
-      qr: false,
-      open: false,
-      clipboard: false,
-      public: o.host !== '127.0.0.1' && o.host !== 'localhost' && o.host !== '::1',
-      autoClose: false,
-    } as Parameters<typeof listen>[1])
-    const server = listener.server as Server
+    const server = createServer(toNodeHandler(app))
+    // what Node's parser refuses (unknown method, oversized headers) still gets the envelope
+    server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+      if (socket.writable && !(socket as { _httpMessage?: unknown })._httpMessage)
+        socket.end(rawErrorResponse(err.code))
+      else socket.destroy()
+    })
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject)
+      server.listen(o.port, o.host, () => {
+        server.off('error', reject)
+        resolve()
+      })
+    })
     // Slow clients must not pin sockets forever.
     server.headersTimeout = 20_000
     server.requestTimeout = 60_000

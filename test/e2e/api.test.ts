@@ -94,6 +94,9 @@ describe('public API', () => {
     expect(h.status).toBe(200)
     expect(validate('Health', h.body)).toEqual([])
     expect(h.body).toEqual({ ok: true, service: 'sitehealth', version: 'v1' })
+    // success responses carry the same safety headers as errors
+    expect(h.headers.get('cache-control')).toBe('no-store')
+    expect(h.headers.get('x-content-type-options')).toBe('nosniff')
     const m = await call('GET', '/api/public/v1/meta')
     expect(validate('Meta', m.body)).toEqual([])
     expect(m.body.capabilities).toEqual([
