@@ -37,7 +37,9 @@ import { DurableJSONFile, ensureDir, removeTempFiles, type WriteStats } from './
 import { acquireDirLock, removeStaleLockTemps, type DirLock } from './lock.js'
 import { uuidv7, uuidv7Time } from './uuid7.js'
 
-export const DEFAULT_SHARD_SIZE = 200
+/** Checks per shard file. Every commit rewrites (and fsyncs) the newest shard, so this bounds a
+ * write: 25 checks (~80 KB) commit in ~2.4 ms here, where 200 took 6-12 ms (bench/check.js). */
+export const DEFAULT_SHARD_SIZE = 25
 export const DEFAULT_CACHED_SHARDS = 32
 export const DEFAULT_TOUCH_FLUSH_MS = 1000
 

@@ -1,6 +1,11 @@
 import { readFile } from 'node:fs/promises'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { openLowdbStore, type LowdbStore, type LowdbStoreOptions } from '../../src/store/index.js'
+import {
+  DEFAULT_SHARD_SIZE,
+  openLowdbStore,
+  type LowdbStore,
+  type LowdbStoreOptions,
+} from '../../src/store/index.js'
 import type { CheckRecord } from '../../src/store/types.js'
 import { importable, removeDir, sampleCheck, tempDir, walk } from './helpers.js'
 
@@ -106,15 +111,15 @@ describe('checks', () => {
     })
   }
 
-  it('bounds every shard file (1000 checks, shard size 200)', async () => {
+  it('bounds every shard file (1000 checks, the default shard size)', async () => {
     const s = await open()
     await s.ensureUser('alice', 1000)
     await commit(s, 'alice', 1000)
     const shards = (await walk(dir)).filter((f) => f.path.includes('/checks/'))
-    expect(shards.length).toBe(5)
+    expect(shards.length).toBe(1000 / DEFAULT_SHARD_SIZE)
     for (const f of shards) {
       const doc = JSON.parse(await readFile(f.path, 'utf8')) as { checks: CheckRecord[] }
-      expect(doc.checks.length).toBeLessThanOrEqual(200)
+      expect(doc.checks.length).toBeLessThanOrEqual(DEFAULT_SHARD_SIZE)
     }
     expect(s.getUser('alice')).toMatchObject({ credits_used: 1000 })
   })
