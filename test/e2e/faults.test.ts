@@ -12,6 +12,7 @@ import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { Agent, request, type Dispatcher } from 'undici'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ERROR_CODES as CONTRACT_ERROR_CODES } from '../../src/contract/schemas.js'
 import { startHostileTargets, type HostileTargets } from '../fixtures/hostile.js'
 import { startServe, type Served } from '../helpers/serve.js'
 
@@ -21,17 +22,7 @@ const CREDITS = '/api/public/v1/credits'
 const RECENT = '/api/public/v1/checks/recent'
 const HEALTH = '/api/public/v1/health'
 const HIGH_LIMITS = ['--run-limit', '100000', '--rate-limit', '1000000']
-const ERROR_CODES = new Set([
-  'invalid_api_key',
-  'revoked_api_key',
-  'insufficient_credits',
-  'invalid_url',
-  'check_failed',
-  'rate_limited',
-  'internal_error',
-  'not_found',
-  'method_not_allowed',
-])
+const ERROR_CODES = new Set<string>(CONTRACT_ERROR_CODES)
 
 interface Reply {
   status: number

@@ -165,14 +165,7 @@ export function publicRoutes(opts: ServerOptions, limiter: RateLimiter, inFlight
         const before = cursor === undefined ? undefined : new Date(cursor).toISOString()
         const { items, next } = await store.listChecks(key.user_id, { limit, before })
         return {
-          checks: items.map((c) => ({
-            id: c.id,
-            url: c.url,
-            status: 'completed',
-            health_score: c.health_score,
-            risk_level: c.risk_level,
-            created_at: c.created_at,
-          })),
+          checks: items.map(itemView),
           next_cursor: next,
         }
       },
@@ -190,7 +183,8 @@ export function publicRoutes(opts: ServerOptions, limiter: RateLimiter, inFlight
   }
 }
 
-function savedView(c: CheckRecord): SavedCheck {
+/** A saved check as listed by recent checks. */
+function itemView(c: CheckRecord): RecentChecks['checks'][number] {
   return {
     id: c.id,
     url: c.url,
@@ -198,9 +192,12 @@ function savedView(c: CheckRecord): SavedCheck {
     health_score: c.health_score,
     risk_level: c.risk_level,
     created_at: c.created_at,
-    summary: c.summary,
-    checks: c.checks,
   }
+}
+
+/** A saved check in full: the listed fields plus the summary and the signals. */
+function savedView(c: CheckRecord): SavedCheck {
+  return { ...itemView(c), summary: c.summary, checks: c.checks }
 }
 
 function fromCheckError(err: unknown): unknown {
