@@ -15,7 +15,7 @@
 import { performance } from 'node:perf_hooks'
 import { Agent, request } from 'undici'
 import { runCheck } from '../dist/checks/index.js'
-import { toSavedSignals } from '../dist/server/mapping.js'
+import { toCheckRecord } from '../dist/server/mapping.js'
 import { DEFAULT_SHARD_SIZE, openStore } from '../dist/store/index.js'
 import {
   NO_LIMITS,
@@ -79,14 +79,7 @@ async function overhead(log) {
   try {
     const { key } = await serve.createKey({ user: 'bench-check' })
     const report = await runCheck(target.url, { allowPrivateTargets: true })
-    const record = {
-      url: report.url,
-      status: 'completed',
-      health_score: report.healthScore,
-      risk_level: report.riskLevel,
-      summary: report.summary,
-      checks: toSavedSignals(report),
-    }
+    const record = toCheckRecord(report)
     // a commit rewrites the user's newest shard: time one with that shard at a given size (a fresh
     // user each time, its history imported untimed)
     let users = 0

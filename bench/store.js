@@ -10,7 +10,7 @@
  */
 import { performance } from 'node:perf_hooks'
 import { runCheck } from '../dist/checks/index.js'
-import { toSavedSignals } from '../dist/server/mapping.js'
+import { toCheckRecord } from '../dist/server/mapping.js'
 import { DEFAULT_SHARD_SIZE, openStore } from '../dist/store/index.js'
 import {
   NO_LIMITS,
@@ -60,15 +60,7 @@ function plan(n) {
 
 /** A real saved-check record: one check of the local target, through the engine. */
 async function sampleRecord(url) {
-  const report = await runCheck(url, { allowPrivateTargets: true })
-  return {
-    url: report.url,
-    status: 'completed',
-    health_score: report.healthScore,
-    risk_level: report.riskLevel,
-    summary: report.summary,
-    checks: toSavedSignals(report),
-  }
+  return toCheckRecord(await runCheck(url, { allowPrivateTargets: true }))
 }
 
 async function seed(dataDir, users, base) {

@@ -16,6 +16,18 @@ export function toSavedSignals(report: CheckReport): SavedCheck['checks'] {
   return out
 }
 
+/** What the store saves of a finished check (it adds the id and `created_at`). */
+export function toCheckRecord(report: CheckReport): Omit<CheckRecord, 'id' | 'created_at' | 'user_id'> {
+  return {
+    url: report.url,
+    status: 'completed',
+    health_score: report.healthScore,
+    risk_level: report.riskLevel,
+    summary: report.summary,
+    checks: toSavedSignals(report),
+  }
+}
+
 export function toRunResult(check: CheckRecord, report: CheckReport, remaining: number): RunResult {
   const sig = (name: keyof CheckReport['signals']) => ({
     status: report.signals[name].status,

@@ -21,7 +21,7 @@ import { authenticate } from '../auth.js'
 import { parseWith, readJson } from '../body.js'
 import type { ServerOptions } from '../context.js'
 import { ServiceError, badRequest, notFound } from '../errors.js'
-import { toRunResult, toSavedSignals } from '../mapping.js'
+import { toCheckRecord, toRunResult } from '../mapping.js'
 import type { RateLimiter } from '../rate-limit.js'
 
 export const USAGE_NOTE =
@@ -83,15 +83,7 @@ export function publicRoutes(opts: ServerOptions, limiter: RateLimiter, inFlight
       }
       let saved
       try {
-        saved = await store.commitCheck({
-          user_id: key.user_id,
-          url: report.url,
-          status: 'completed',
-          health_score: report.healthScore,
-          risk_level: report.riskLevel,
-          summary: report.summary,
-          checks: toSavedSignals(report),
-        })
+        saved = await store.commitCheck({ user_id: key.user_id, ...toCheckRecord(report) })
       } catch (err) {
         store.releaseCredit(key.user_id)
         throw err
