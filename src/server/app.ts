@@ -41,6 +41,7 @@ function requestIdOf(event: H3Event): string {
 export function rawErrorResponse(parserCode: string | undefined): string {
   const tooLarge = parserCode === 'HPE_HEADER_OVERFLOW'
   const status = tooLarge ? 431 : 400
+  const requestId = randomUUID()
   const body = JSON.stringify({
     ok: false,
     error: {
@@ -48,13 +49,13 @@ export function rawErrorResponse(parserCode: string | undefined): string {
       message: tooLarge
         ? 'The request headers are too large.'
         : 'Bad request: the HTTP request could not be parsed.',
-      request_id: randomUUID(),
+      request_id: requestId,
     },
   } satisfies ErrorEnvelope)
   const head = [
     `HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}`,
     ...Object.entries(BASE_HEADERS).map(([k, v]) => `${k}: ${v}`),
-    `x-request-id: ${JSON.parse(body).error.request_id}`,
+    `x-request-id: ${requestId}`,
     `content-length: ${Buffer.byteLength(body)}`,
     'connection: close',
   ]
