@@ -7,7 +7,14 @@
  * Every server is a child process; autocannon runs in this one. Besides req/s, the server's own
  * CPU time per request is read from /proc (Linux), which is steadier on a busy machine.
  * Target: sitehealth credits req/s >= 0.6 x the bare server's.
+ *
+ * When PostgreSQL answers (BENCH_PG_URL, default postgres://postgres@127.0.0.1:5432/postgres), two
+ * more servers join the same rounds: `serve --database-url` on a fresh database and a bare node:http
+ * server running the same credits statement with `pg` (bare-pg-server.js); their ratio is reported
+ * beside the embedded one.
  */
+import { randomBytes } from 'node:crypto'
+import pg from 'pg'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import autocannon from 'autocannon'
@@ -33,6 +40,32 @@ const ROUNDS = 5
 const SLICE = DURATION / ROUNDS
 const WARMUP = 2
 const TARGET = 0.6
+const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
+
+/** A fresh database for the PostgreSQL pair, or undefined when no PostgreSQL answers. */
+async function freshPgDatabase(log) {
+  const name = `sitehealth_bench_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`
+  const admin = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 3000 })
+  try {
+    await admin.connect()
+    await admin.query(`CREATE DATABASE ${name}`)
+  } catch (err) {
+    log(`  no PostgreSQL at ${PG_ADMIN_URL} (${err.message}): PostgreSQL pair skipped`)
+    return undefined
+  } finally {
+    await admin.end().catch(() => {})
+  }
+  const url = new URL(PG_ADMIN_URL)
+  url.pathname = `/${name}`
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: PG_ADMIN_URL })
+      await c.connect()
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).finally(() => c.end())
+    },
+  }
+}
 
 function cannon(url, headers, duration) {
   return autocannon({ url, connections: CONNECTIONS, duration, headers })
@@ -53,6 +86,9 @@ export async function run(log) {
   const bare = await spawnServer([join(ROOT, 'bench', 'bare-server.js')])
   const h3 = await spawnServer([join(ROOT, 'bench', 'h3-hello-server.js')])
   const serve = await startServe({ dataDir, args: NO_LIMITS })
+  const pgDb = await freshPgDatabase(log)
+  let pgServe
+  let pgBare
   try {
     const { key } = await serve.createKey({ user: 'bench-api' })
     await apiOk(serve.url, `${PUBLIC}/credits`, { token: key })
@@ -78,6 +114,33 @@ export async function run(log) {
         headers: auth,
       },
     ]
+    if (pgDb) {
+      const adminToken = `sha_admin_${randomBytes(24).toString('base64url')}`
+      pgServe = await startServe({
+        dataDir,
+        adminToken,
+        args: [...NO_LIMITS, '--database-url', pgDb.url],
+      })
+      const pgKey = await pgServe.createKey({ user: 'bench-api-pg' })
+      await apiOk(pgServe.url, `${PUBLIC}/credits`, { token: pgKey.key })
+      pgBare = await spawnServer([join(ROOT, 'bench', 'bare-pg-server.js')], {
+        env: { BENCH_PG_URL: pgDb.url, BENCH_PG_USER: 'bench-api-pg' },
+      })
+      servers.push(
+        {
+          name: 'bare node:http + one pg query (PostgreSQL baseline)',
+          url: `${pgBare.url}/`,
+          pid: pgBare.child.pid,
+          headers: {},
+        },
+        {
+          name: 'sitehealth GET /credits, authenticated, PostgreSQL',
+          url: `${pgServe.url}${PUBLIC}/credits`,
+          pid: pgServe.child.pid,
+          headers: { authorization: `Bearer ${pgKey.key}` },
+        },
+      )
+    }
     log(`  ${servers.length} servers, ${CONNECTIONS} connections: warm-up ${WARMUP} s each`)
     for (const s of servers) await cannon(s.url, s.headers, WARMUP)
     log(`  ${ROUNDS} rounds of ${SLICE} s per server, round-robin`)
@@ -108,8 +171,11 @@ export async function run(log) {
       s.cpuUsPerReq = cpu === undefined ? undefined : (cpu * 1000) / total
     }
     const base = servers[0].result.reqPerSec
-    const target = servers[servers.length - 1]
+    const target = servers[3]
     const ratio = target.result.reqPerSec / base
+    const pgRatio = pgDb ? servers[5].result.reqPerSec / servers[4].result.reqPerSec : undefined
+    const cpuRatio = (a, b) =>
+      a.cpuUsPerReq && b.cpuUsPerReq ? fmtRatio(b.cpuUsPerReq / a.cpuUsPerReq) : 'n/a'
     return {
       title: '1. API overhead',
       text: [
@@ -128,7 +194,13 @@ export async function run(log) {
           ]),
         ),
         '',
-        `ratio sitehealth credits / bare (req/s): **${fmtRatio(ratio)}** (target >= ${TARGET})`,
+        `ratio sitehealth credits / bare (req/s): **${fmtRatio(ratio)}** (target >= ${TARGET}); by server CPU per request, bare / credits: ${cpuRatio(target, servers[0])}`,
+        ...(pgDb
+          ? [
+              '',
+              `PostgreSQL: sitehealth credits / bare node:http + pg query (req/s): **${fmtRatio(pgRatio)}**; by server CPU per request: ${cpuRatio(servers[5], servers[4])}`,
+            ]
+          : []),
       ].join('\n'),
       targets: [
         {
@@ -137,12 +209,25 @@ export async function run(log) {
           target: `>= ${TARGET}`,
           met: ratio >= TARGET,
         },
+        ...(pgDb
+          ? [
+              {
+                name: 'API overhead, PostgreSQL: credits req/s vs bare node:http + pg query (info)',
+                value: fmtRatio(pgRatio),
+                target: 'report',
+                met: true,
+              },
+            ]
+          : []),
       ],
     }
   } finally {
     await stopChild(bare.child)
     await stopChild(h3.child)
     await serve.stop()
+    if (pgServe) await pgServe.stop()
+    if (pgBare) await stopChild(pgBare.child)
+    await pgDb?.drop().catch(() => {})
     await removeTempDir(dataDir)
   }
 }

@@ -4,7 +4,7 @@
  * Overhead: a run-check of a local target through `serve` versus a bare undici GET of the same
  * target (a fresh connection, as a check opens one; keep-alive shown for information), with the
  * parts in between measured in this process for the breakdown: the engine alone (runCheck), the
- * store's commit alone (commitCheck on a temporary store, the user's newest shard holding 10 checks or
+ * store's commit alone (checks.commit on a temporary store, the user's newest shard holding 10 checks or
  * one short of full: a commit rewrites that shard) and an authenticated API round trip
  * (GET credits). Round-robin, so drift of the machine hits every variant alike.
  * Target: run-check p50 <= 2x the bare GET's.
@@ -85,12 +85,13 @@ async function overhead(log) {
     let users = 0
     const commitWithTail = async (tail) => {
       const user = `bench-commit-${users++}`
-      await store.ensureUser(user, 1_000_000)
-      await store.importChecks(
+      await store.users.ensure(user, 1_000_000)
+      await store.checks.import(
         user,
         Array.from({ length: tail }, () => record),
       )
-      return timed(() => store.commitCheck({ ...record, user_id: user }))
+      const reservation = await store.users.reserveCredit(user)
+      return timed(() => store.checks.commit(reservation, { ...record, user_id: user }))
     }
     const variants = [
       { name: 'bare undici GET, fresh connection', fn: () => bareFresh(target.url) },
@@ -100,11 +101,11 @@ async function overhead(log) {
         fn: () => timed(() => runCheck(target.url, { allowPrivateTargets: true })),
       },
       {
-        name: 'store only: commitCheck(), newest shard holds 10 (info)',
+        name: 'store only: checks.commit(), newest shard holds 10 (info)',
         fn: () => commitWithTail(10),
       },
       {
-        name: `store only: commitCheck(), newest shard holds ${DEFAULT_SHARD_SIZE - 1} (info)`,
+        name: `store only: checks.commit(), newest shard holds ${DEFAULT_SHARD_SIZE - 1} (info)`,
         fn: () => commitWithTail(DEFAULT_SHARD_SIZE - 1),
       },
       {

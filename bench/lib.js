@@ -127,13 +127,14 @@ export async function stopChild(child) {
  * `sitehealth serve` on a free port, the way users start it. Returns its URL, admin token,
  * start-up time and helpers to create keys and stop it.
  */
-export async function startServe({ dataDir, args = [] }) {
-  const env = { SITEHEALTH_ADMIN_TOKEN: '' }
+export async function startServe({ dataDir, args = [], adminToken: token }) {
+  // with --database-url the admin token must come from the environment (DESIGN §8)
+  const env = { SITEHEALTH_ADMIN_TOKEN: token ?? '' }
   const { child, url, startupMs, stderr } = await spawnServer(
     [CLI, 'serve', '--port', '0', '--data-dir', dataDir, '--allow-private-targets', '--quiet', ...args],
     { env },
   )
-  const adminToken = (await readFile(join(dataDir, 'admin-token'), 'utf8')).trim()
+  const adminToken = token ?? (await readFile(join(dataDir, 'admin-token'), 'utf8')).trim()
   return {
     url,
     dataDir,

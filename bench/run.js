@@ -18,6 +18,8 @@ const BENCHES = {
   store: () => import('./store.js'),
   cli: () => import('./cli.js'),
   check: () => import('./check.js'),
+  tls: () => import('./tls-scan.js'),
+  pg: () => import('./pg.js'),
 }
 
 function parseArgs(argv) {

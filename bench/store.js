@@ -1,6 +1,6 @@
 /**
  * Benchmark 2, store scaling. For 100, 10 000 and 100 000 saved checks (over 10 users, seeded
- * through the Store interface with importChecks in batches), start `serve` on the data dir and time,
+ * through the Store interface with checks.import in batches), start `serve` on the data dir and time,
  * for one of the users: a run-check of a local target, `GET recent` (first page, and a page deep in
  * the history), and `GET` by id. Also reports seeding time, data-dir size and `serve` start-up.
  * Target: each p50 at 100 000 within 1.3x of its p50 at 100.
@@ -69,7 +69,7 @@ async function seed(dataDir, users, base) {
   try {
     await Promise.all(
       users.map(async (u) => {
-        await store.ensureUser(u.id, 1_000_000)
+        await store.users.ensure(u.id, 1_000_000)
         for (let off = 0; off < u.count; off += BATCH) {
           const n = Math.min(BATCH, u.count - off)
           const records = new Array(n)
@@ -83,7 +83,7 @@ async function seed(dataDir, users, base) {
             }
             dates[i] = new Date(u.t0 + k * 1000)
           }
-          await store.importChecks(u.id, records, dates)
+          await store.checks.import(u.id, records, dates)
         }
       }),
     )
@@ -265,7 +265,7 @@ export async function run(log) {
     return {
       title: '2. Store scaling',
       text: [
-        `${USERS} users; seeded with importChecks in batches of ${BATCH} per user (users in parallel), one check a second of history. Measured user: ${results.map((r) => r.n).join(' / ')} total -> ${results.map((r) => plan(r.n)[0].count).join(' / ')} of its own (newest shard: 10 checks at every size). All sizes are served at once and measured round-robin (one request of each size in turn), so drift of the machine hits every size alike: ${READS} of each read after 20 warm-ups, ${RUNS} run-checks after 3 warm-ups, one request at a time, keep-alive client. Target page: ${target.pageBytes} bytes of HTML on 127.0.0.1.`,
+        `${USERS} users; seeded with checks.import in batches of ${BATCH} per user (users in parallel), one check a second of history. Measured user: ${results.map((r) => r.n).join(' / ')} total -> ${results.map((r) => plan(r.n)[0].count).join(' / ')} of its own (newest shard: 10 checks at every size). All sizes are served at once and measured round-robin (one request of each size in turn), so drift of the machine hits every size alike: ${READS} of each read after 20 warm-ups, ${RUNS} run-checks after 3 warm-ups, one request at a time, keep-alive client. Target page: ${target.pageBytes} bytes of HTML on 127.0.0.1.`,
         '',
         sizesTable,
         '',

@@ -1,12 +1,18 @@
 /**
- * Counts a response body two ways without keeping it: bytes on the wire (undici's `request` hands
- * the body over as sent, still compressed) and bytes after Content-Encoding is undone with
+ * Counts a response body two ways: bytes on the wire (undici's `request` hands the body over as
+ * sent, still compressed) and bytes after Content-Encoding is undone with
  * node:zlib, streaming. Reading stops as soon as the decoded count reaches the cap, so a
- * decompression bomb costs at most the cap.
+ * decompression bomb costs at most the cap. Only the first `retainBytes` decoded bytes are kept
+ * (the page reader's share); the rest is counted and dropped.
  *
  * Decoded is the same as wire for an identity body and for an encoding Node cannot undo (zstd on
  * Node 20, anything unknown, stacked codings): the size the server chose to send is then the best figure there is.
  * A body that fails to decode counts what decoded up to the fault.
+ *
+ * Bytes on the wire are capped too (by default at the decoded cap): a gzip body of endless empty
+ * deflate blocks decodes to nothing, so a decoded cap alone let one check download 600 MiB. And an
+ * inflater that has consumed `STALL_WIRE_BYTES` without producing a byte is stopped at once: no
+ * honest encoder sends that much for nothing.
  */
 import type { Duplex, Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
@@ -19,23 +25,55 @@ export interface BodyCount {
   truncated: boolean
   /** Why reading ended early, other than the cap (abort, reset, corrupt encoding); null otherwise. */
   interruption: Error | null
+  /** The first `retainBytes` decoded bytes, kept for the page reader (empty when none were asked for). */
+  retained: Buffer
 }
 
 class CapReached extends Error {}
+
+/**
+ * Compressed input an inflater may consume without producing any output before it is stopped.
+ * Deflate's worst case for real content is a stored block (5 bytes of framing per 64 KiB), and
+ * brotli's is similar: 1 MiB without a single decoded byte is never a real page.
+ */
+export const STALL_WIRE_BYTES = 1024 * 1024
 
 export async function meterBody(
   body: Readable,
   contentEncoding: string | null,
   maxDecodedBytes: number,
   signal: AbortSignal,
+  retainBytes = 0,
+  maxWireBytes: number = maxDecodedBytes,
 ): Promise<BodyCount> {
-  const count: BodyCount = { wire: 0, decoded: 0, truncated: false, interruption: null }
+  const count: BodyCount = {
+    wire: 0,
+    decoded: 0,
+    truncated: false,
+    interruption: null,
+    retained: Buffer.alloc(0),
+  }
+  const kept: Buffer[] = []
+  let keptBytes = 0
+  const retain = (chunk: Buffer) => {
+    if (keptBytes >= retainBytes) return
+    const part = chunk.subarray(0, retainBytes - keptBytes)
+    kept.push(part)
+    keptBytes += part.length
+  }
   const decoder = decoderFor(contentEncoding)
+  let wireAtLastOutput = 0
 
   const countWire = async function* (source: AsyncIterable<Buffer>) {
     for await (const chunk of source) {
       count.wire += chunk.length
-      if (!decoder) capDecoded(chunk.length)
+      if (!decoder) {
+        retain(chunk)
+        capDecoded(chunk.length)
+      } else if (count.wire >= maxWireBytes || count.wire - wireAtLastOutput > STALL_WIRE_BYTES) {
+        count.truncated = true
+        throw new CapReached()
+      }
       yield chunk
     }
   }
@@ -48,7 +86,12 @@ export async function meterBody(
     }
   }
   const countDecoded = async (source: AsyncIterable<Buffer>) => {
-    for await (const chunk of source) if (decoder) capDecoded(chunk.length)
+    for await (const chunk of source)
+      if (decoder && chunk.length > 0) {
+        wireAtLastOutput = count.wire
+        retain(chunk)
+        capDecoded(chunk.length)
+      }
   }
 
   try {
@@ -63,6 +106,7 @@ export async function meterBody(
   } finally {
     if (!body.destroyed) body.destroy()
   }
+  if (keptBytes > 0) count.retained = Buffer.concat(kept, keptBytes)
   return count
 }
 

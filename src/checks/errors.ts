@@ -10,10 +10,12 @@ export class CheckError extends Error {
   constructor(
     readonly code: CheckErrorCode,
     message: string,
+    /** For the server's log only, never for the caller (e.g. the address a blocked name resolved to). */
+    readonly detail?: string,
   ) {
     super(message)
   }
 }
 
-export const invalidUrl = (reason: string) => new CheckError('invalid_url', reason)
-export const checkFailed = (reason: string) => new CheckError('check_failed', reason)
+export const invalidUrl = (reason: string, detail?: string) => new CheckError('invalid_url', reason, detail)
+export const checkFailed = (reason: string, detail?: string) => new CheckError('check_failed', reason, detail)

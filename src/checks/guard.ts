@@ -134,13 +134,20 @@ const systemResolver: Resolver = async (hostname) => {
   return answers.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }))
 }
 
-function blockedLookupError(hostname: string, detail: string): Error {
+/**
+ * The lookup's refusal. `message` (for the server's log) says which address was refused;
+ * `publicMessage` (for the caller) does not: the address a name resolves to on the server's own
+ * resolver is not the caller's business (it would map internal names for free).
+ */
+function blockedLookupError(hostname: string, detail: string, publicDetail = detail): Error {
   const err = new Error(`Blocked for safety: ${hostname} ${detail}`) as Error & {
     code: string
     hostname: string
+    publicMessage: string
   }
   err.code = BLOCKED_CODE
   err.hostname = hostname
+  err.publicMessage = `Blocked for safety: ${hostname} ${publicDetail}`
   return err
 }
 
@@ -203,7 +210,12 @@ export function createGuardedLookup(opts: {
       if (!allow) {
         for (const answer of list) {
           const reason = blockedAddressReason(String(answer?.address))
-          if (reason) throw blockedLookupError(hostname, `resolves to ${String(answer?.address)}, ${reason}`)
+          if (reason)
+            throw blockedLookupError(
+              hostname,
+              `resolves to ${String(answer?.address)}, ${reason}`,
+              'resolves to a private or local address',
+            )
         }
       }
       const usable = list

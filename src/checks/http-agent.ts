@@ -13,6 +13,7 @@ import type { TLSSocket } from 'node:tls'
 import { Agent, buildConnector } from 'undici'
 import { createGuardedLookup } from './guard.js'
 import { readTlsInfo, secureContextWithExtraCA } from './tls-info.js'
+import { isProtocolVersionError } from './tls/legacy.js'
 import type { TlsInfo } from './types.js'
 
 export type LookupResolver = NonNullable<Parameters<typeof createGuardedLookup>[0]>['resolver']
@@ -25,6 +26,11 @@ export interface GuardedAgentOptions {
   ioTimeoutMs: number
   /** Test seam: the guarded lookup's resolver (default: the system resolver). */
   resolver?: LookupResolver
+  /**
+   * Retry a TLS handshake refused for its protocol version ONCE with legacy protocols allowed
+   * (tls/legacy.ts), and from then on for that origin; the connection's TlsInfo says so. Off by default.
+   */
+  legacyFallback?: boolean
 }
 
 /** One connection the agent opened. Times are `performance.now()` values or durations in ms. */
@@ -47,9 +53,17 @@ export interface GuardedAgent {
   connections: Connection[]
   /** The most recent working connection to the URL's origin (a check's requests to one origin run one at a time). */
   latest(url: URL): Connection | undefined
+  /**
+   * Connections opened from now on record no `tls` facts: reading a certificate (chain, key, DER
+   * extensions) costs a few ms of CPU per connection, wasted on connections nobody judges.
+   */
+  stopReadingTls(): void
   /** Drops every socket at once: a check keeps nothing alive after it ends. */
   destroy(): Promise<void>
 }
+
+/** tls.connect's `requestOCSP` (undici passes it through; its types do not list it): a must-staple certificate served without a staple must show. */
+const ASK_FOR_OCSP_STAPLE = { requestOCSP: true }
 
 const DEFAULT_PORT: Record<string, string> = { 'http:': '80', 'https:': '443' }
 
@@ -62,9 +76,19 @@ export function originKey(protocol: string, hostname: string, port: string | num
 export function createGuardedAgent(opts: GuardedAgentOptions): GuardedAgent {
   const connections: Connection[] = []
   const secureContext = secureContextWithExtraCA(opts.extraCA)
+  /** Origins that refused the modern handshake for its protocol version (see `legacyFallback`). */
+  const legacyOrigins = new Set<string>()
+  let readTls = true
 
-  const connect: buildConnector.connector = (options, callback) => {
-    const conn: Connection = {
+  const connect: buildConnector.connector = (options, callback) => open(options, callback, null)
+
+  /** Opens one connection; `retry` is the connection whose modern handshake was just refused. */
+  const open = (
+    options: Parameters<buildConnector.connector>[0],
+    callback: Parameters<buildConnector.connector>[1],
+    retry: Connection | null,
+  ): void => {
+    const conn: Connection = retry ?? {
       origin: originKey(options.protocol, options.hostname, options.port),
       openedAt: performance.now(),
       dnsMs: null,
@@ -74,7 +98,10 @@ export function createGuardedAgent(opts: GuardedAgentOptions): GuardedAgent {
       alpnProtocol: null,
       tls: null,
     }
-    connections.push(conn)
+    if (!retry) connections.push(conn)
+    const https = options.protocol === 'https:'
+    const legacy = https && opts.legacyFallback === true && (retry !== null || legacyOrigins.has(conn.origin))
+    const context = legacy ? secureContextWithExtraCA(opts.extraCA, true) : secureContext
     // a connector per connection, so the lookup's timing belongs to this socket alone and no TLS
     // session is resumed (a resumed session skips Node's hostname verification)
     const base = buildConnector({
@@ -82,8 +109,9 @@ export function createGuardedAgent(opts: GuardedAgentOptions): GuardedAgent {
       allowH2: true,
       maxCachedSessions: 0,
       rejectUnauthorized: false,
+      ...ASK_FOR_OCSP_STAPLE,
       // no `ca` at all unless extra CAs are given: Node's default store, NODE_EXTRA_CA_CERTS included
-      ...(secureContext ? { secureContext } : {}),
+      ...(context ? { secureContext: context } : {}),
       lookup: createGuardedLookup({
         allowPrivateTargets: opts.allowPrivateTargets,
         resolver: opts.resolver,
@@ -92,13 +120,20 @@ export function createGuardedAgent(opts: GuardedAgentOptions): GuardedAgent {
         },
       }),
     })
-    let tcpStart = conn.openedAt
+    let tcpStart = performance.now()
     let tcpDone: number | null = null
+    let ocspResponse: Buffer | null = null
     // buildConnector's connect returns the socket it creates (undici's own code relies on it)
     const socket = (base as unknown as (...a: Parameters<buildConnector.connector>) => Socket | undefined)(
       options,
       (err, sock) => {
-        if (err || !sock) return callback(err ?? new Error('no socket'), null)
+        if (err || !sock) {
+          if (https && !legacy && opts.legacyFallback && isProtocolVersionError(err)) {
+            legacyOrigins.add(conn.origin)
+            return open(options, callback, conn)
+          }
+          return callback(err ?? new Error('no socket'), null)
+        }
         const now = performance.now()
         conn.readyAt = now
         if (options.protocol === 'https:') {
@@ -106,7 +141,8 @@ export function createGuardedAgent(opts: GuardedAgentOptions): GuardedAgent {
           conn.connectMs = tcpDone === null ? null : tcpDone - tcpStart
           conn.tlsMs = tcpDone === null ? null : now - tcpDone
           conn.alpnProtocol = tlsSocket.alpnProtocol || null
-          conn.tls = readTlsInfo(tlsSocket, options.hostname)
+          if (readTls)
+            conn.tls = readTlsInfo(tlsSocket, options.hostname, { ocspResponse, legacyFallback: legacy })
         } else {
           conn.connectMs = now - tcpStart
         }
@@ -115,6 +151,7 @@ export function createGuardedAgent(opts: GuardedAgentOptions): GuardedAgent {
     )
     socket?.once('lookup', () => (tcpStart = performance.now()))
     socket?.once('connect', () => (tcpDone = performance.now()))
+    socket?.once('OCSPResponse', (response: Buffer | null) => (ocspResponse = response))
   }
 
   const agent = new Agent({
@@ -133,6 +170,9 @@ export function createGuardedAgent(opts: GuardedAgentOptions): GuardedAgent {
     latest(url) {
       const key = originKey(url.protocol, url.hostname, url.port)
       return connections.findLast((c) => c.origin === key && c.readyAt !== null)
+    },
+    stopReadingTls() {
+      readTls = false
     },
     destroy: () => agent.destroy().catch(() => {}),
   }

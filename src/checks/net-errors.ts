@@ -5,6 +5,7 @@
  */
 import { CheckError, checkFailed, invalidUrl } from './errors.js'
 import { isBlockedLookupError } from './guard.js'
+import { isProtocolVersionError } from './tls/legacy.js'
 
 /** Why the check's own AbortSignal fired. */
 export type AbortCause = 'timeout' | 'cancelled' | null
@@ -19,12 +20,15 @@ export function toCheckError(err: unknown, url: URL, abort: AbortCause, totalTim
 
   const chain = causes(err)
   if (isBlockedLookupError(err)) {
-    // the guard's own sentence names the host and the address it refused
+    // The caller learns only that the name is local or private: which address it resolved to would
+    // let any key holder map internal names to addresses for free. The detail goes to the log.
     const blocked = chain.find(
       (e) => isBlockedLookupError(e) && !isBlockedLookupError((e as { cause?: unknown }).cause),
+    ) as (Error & { publicMessage?: string }) | undefined
+    return invalidUrl(
+      blocked?.publicMessage ?? `Blocked for safety: ${host} resolves to a private or local address`,
+      blocked?.message,
     )
-    const reason = blocked instanceof Error ? blocked.message : ''
-    return invalidUrl(reason || `Blocked for safety: ${host} resolves to an address that cannot be checked`)
   }
   const codes = new Set(
     chain.map((e) => (e as { code?: unknown }).code).filter((c): c is string => typeof c === 'string'),
@@ -46,6 +50,20 @@ export function toCheckError(err: unknown, url: URL, abort: AbortCause, totalTim
     return checkFailed(`Could not connect to ${where}: the host is unreachable`)
   if (has('UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'))
     return checkFailed(`No answer from ${host} within ${seconds(totalTimeoutMs)}`)
+  // OpenSSL reads the first bytes of an HTTP answer ("HTTP/1.1 400") as a TLS record header
+  if (
+    url.protocol === 'https:' &&
+    has('ERR_SSL_WRONG_VERSION_NUMBER', 'ERR_SSL_PACKET_LENGTH_TOO_LONG', 'ERR_SSL_HTTP_REQUEST')
+  )
+    return checkFailed(
+      `${where} does not speak TLS: it answered the handshake with something else, most likely plain HTTP; ` +
+        `check http://${where}/ instead, or enable TLS on that port`,
+    )
+  // the connector already retried with TLS 1.0 allowed (tls/legacy.ts): nothing from 1.0 to 1.3 is left
+  if (url.protocol === 'https:' && isProtocolVersionError(err))
+    return checkFailed(
+      `The TLS handshake with ${where} failed: it refused every protocol version from TLS 1.0 to TLS 1.3`,
+    )
   const tls = chain.find((e) => isTlsError(e))
   if (tls) return checkFailed(`The TLS handshake with ${where} failed: ${tlsReason(tls)}`)
   if (
@@ -59,13 +77,31 @@ export function toCheckError(err: unknown, url: URL, abort: AbortCause, totalTim
     )
   )
     return checkFailed(`The connection to ${where} was closed before it answered`)
+  // undici's HTTPParserError carries no `code` (its table lookup yields undefined): know it by name
   if (
-    has('HPE_INVALID_CONSTANT', 'HPE_INVALID_VERSION', 'HPE_INVALID_STATUS') ||
-    [...codes].some((c) => c.startsWith('HPE_'))
+    [...codes].some((c) => c.startsWith('HPE_')) ||
+    chain.some((e) => (e as { name?: unknown }).name === 'HTTPParserError')
   )
-    return checkFailed(`${where} did not answer with valid HTTP`)
-  const message = err instanceof Error ? err.message : String(err)
-  return checkFailed(`The request to ${where} failed: ${message}`)
+    return checkFailed(`${where} did not answer with valid HTTP`, rawMessage(err))
+  if (has('UND_ERR_HEADERS_OVERFLOW'))
+    return checkFailed(`${where} answered with response headers too large to read`)
+  if (has('UND_ERR_RES_CONTENT_LENGTH_MISMATCH'))
+    return checkFailed(`${where} sent a response whose length does not match its Content-Length`)
+  if (has('UND_ERR_RES_EXCEEDED_MAX_SIZE')) return checkFailed(`${where} sent a response too large to read`)
+  if (has('UND_ERR_INFO')) return checkFailed(`The connection to ${where} was closed before it answered`)
+  // Anything else: a library's raw text is no message for a user (and may quote what the target
+  // sent); it goes to the server's log instead.
+  return checkFailed(`The request to ${where} failed without a usable answer`, rawMessage(err))
+}
+
+function rawMessage(err: unknown): string {
+  return causes(err)
+    .map((e) => {
+      const x = e as { name?: unknown; code?: unknown; message?: unknown }
+      return `${String(x.name ?? 'Error')}${x.code ? ` ${String(x.code)}` : ''}: ${String(x.message ?? e)}`
+    })
+    .join(' <- ')
+    .slice(0, 500)
 }
 
 /** The error, its causes and, for an AggregateError (one per address tried), its members. */

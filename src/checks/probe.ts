@@ -4,22 +4,32 @@
  * in parallel; everything the signals judge comes back as one plain ProbeResult.
  *
  * Budget: one AbortSignal covers the whole check (connects, redirects, headers and body) and the
- * caller's own signal. Body: counted, never kept; wire and decoded sizes, up to a decoded cap.
+ * caller's own signal. Body: counted, wire and decoded sizes, up to a decoded cap; of an HTML body
+ * only the first maxHtmlBytes are kept, and read into `page` (src/checks/page/). After the page, on
+ * its kept-alive connection, one CORS request (cors-probe.ts) for the security_headers signal.
  */
 import { performance } from 'node:perf_hooks'
 import { request } from 'undici'
 import { checkFailed, CheckError, invalidUrl } from './errors.js'
 import { assertTargetAllowed, parseTargetUrl } from './guard.js'
-import { createGuardedAgent, type GuardedAgent, type LookupResolver } from './http-agent.js'
+import { createGuardedAgent, originKey, type GuardedAgent, type LookupResolver } from './http-agent.js'
 import { meterBody } from './body-meter.js'
+import { TLS_SCAN } from './thresholds.js'
+import { scanHandshakes } from './tls/scan.js'
+import { decodeHtml, isHtml, readPage } from './page/index.js'
+import { CORS_PROBE, probeCors } from './cors-probe.js'
 import { toCheckError, type AbortCause } from './net-errors.js'
+import { excerpt, shortUrl } from './signals/format.js'
+import { gatherForPage } from './perf/index.js'
 import type {
   AlternateProbe,
   CheckOptions,
+  CorsProbe,
   ProbeResponse,
   ProbeResult,
   ProbeTimings,
   RedirectHop,
+  TlsScan,
 } from './types.js'
 import { defaultUserAgent } from './user-agent.js'
 
@@ -31,20 +41,52 @@ export const PROBE_DEFAULTS = {
   maxRedirects: 5,
   /** The companion request only answers a yes/no question; it must not hold the check up. */
   alternateTimeoutMs: 5_000,
+  /**
+   * HTML kept and parsed for the page signals: 512 KiB of decoded markup. HTTP Archive's Web Almanac
+   * puts the median HTML document at a few tens of KB, so whole documents fit for nearly every site,
+   * and the `<head>` and first screen (all the signals need) fit for the rest; a check holds no more
+   * than this in memory; reading a full cap of dense markup (5,700 images) took 60-120 ms on the
+   * shared two-core dev machine (/tmp bench, htmlparser2 12), a typical page a few ms.
+   */
+  maxHtmlBytes: 512 * 1024,
 } as const
 
 export interface ProbeOptions extends CheckOptions {
   /**
-   * Port of the other scheme for the companion request. Without it the companion runs only when
-   * the URL uses its scheme's default port, and then asks the other scheme's default port: on any
-   * other port, where the other scheme listens is unknowable.
+   * Port of the other scheme for the companion request. Without it the companion asks the port
+   * paired with the URL's (COMPANION_PORTS: 80/443, 8080/8443); on any other port, where the other
+   * scheme listens is unknowable, so it is not tried.
    */
   alternatePort?: number
+  /** Decoded HTML bytes kept and parsed into `page` (default PROBE_DEFAULTS.maxHtmlBytes). */
+  maxHtmlBytes?: number
   /** Test seam: the resolver behind the guarded lookup (default: the system's). */
   resolver?: LookupResolver
+  /** The extra handshakes of the TLS scan (tls/scan.ts); default true. */
+  tlsScan?: boolean
 }
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308])
+
+/**
+ * Ports where the other scheme of a site conventionally listens: the IANA defaults (80/443) and
+ * the alternates (8080 http-alt / 8443 https-alt) that Tomcat, Jetty and most proxies pair.
+ */
+export const COMPANION_PORTS: Readonly<Record<string, Readonly<Record<string, number>>>> = {
+  'http:': { '': 443, '80': 443, '8080': 8443 },
+  'https:': { '': 80, '443': 80, '8443': 8080 },
+}
+
+/** The companion URL (other scheme, matching port) for `url`, or null when no port matches. */
+export function companionUrl(url: URL, alternatePort?: number): URL | null {
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return null
+  const target = new URL(url.href)
+  target.protocol = url.protocol === 'https:' ? 'http:' : 'https:'
+  const port = alternatePort ?? COMPANION_PORTS[url.protocol][url.port]
+  if (port === undefined) return null
+  target.port = String(port)
+  return target
+}
 
 export async function probe(url: URL, opts: ProbeOptions = {}): Promise<ProbeResult> {
   const totalTimeoutMs = opts.totalTimeoutMs ?? PROBE_DEFAULTS.totalTimeoutMs
@@ -66,6 +108,8 @@ export async function probe(url: URL, opts: ProbeOptions = {}): Promise<ProbeRes
     extraCA: opts.extraCA,
     resolver: opts.resolver,
     ioTimeoutMs: totalTimeoutMs,
+    // a server that speaks only TLS 1.0/1.1 is judged, not failed (tls/legacy.ts)
+    legacyFallback: true,
   }
   const main = createGuardedAgent({ ...agentOptions, connectTimeoutMs })
   const companion = createGuardedAgent({
@@ -83,7 +127,29 @@ export async function probe(url: URL, opts: ProbeOptions = {}): Promise<ProbeRes
     headers,
     AbortSignal.any([budget.signal, companionAbort.signal]),
   )
+  // the TLS scan asks about the https origin the check is at, from the moment it gets there (the
+  // first URL or a redirect hop); a plain-http page has no handshake to judge, so it gets none
+  let scan: { origin: string; result: Promise<TlsScan>; abort: AbortController } | null = null
+  const scanAt = (target: URL) => {
+    if (opts.tlsScan === false || target.protocol !== 'https:') return
+    const origin = originKey(target.protocol, target.hostname, target.port)
+    if (scan?.origin === origin) return
+    scan?.abort.abort()
+    const abort = new AbortController()
+    const result = scanHandshakes(target, {
+      allowPrivateTargets: opts.allowPrivateTargets,
+      resolver: opts.resolver,
+      timeoutMs: Math.min(connectTimeoutMs, TLS_SCAN.handshakeTimeoutMs),
+      signal: AbortSignal.any([budget.signal, companionAbort.signal, abort.signal]),
+    })
+    scan = { origin, result, abort }
+  }
+  scanAt(url)
 
+  // CORS is asked of the URL the page ends on, once its body is read: on the main agent's kept-alive
+  // connection (no extra handshake), beside the subresource fetches (perf/gather.ts)
+  const corsAbort = new AbortController()
+  let cors: Promise<CorsProbe> | null = null
   let current = url
   try {
     const redirects: RedirectHop[] = []
@@ -96,28 +162,35 @@ export async function probe(url: URL, opts: ProbeOptions = {}): Promise<ProbeRes
         signal: budget.signal,
       })
       const headersAt = performance.now()
+      const conn = main.latest(current)
       const location = firstHeader(res.headers.location)
       const isRedirect = REDIRECT_STATUSES.has(res.statusCode) && location !== undefined
 
       if (isRedirect && redirects.length < PROBE_DEFAULTS.maxRedirects) {
         const next = nextHop(current, location, opts.allowPrivateTargets)
-        redirects.push({ url: current.href, status: res.statusCode, location })
+        const hop: RedirectHop = { url: current.href, status: res.statusCode, location }
+        const hopCookies = res.headers['set-cookie']
+        if (hopCookies !== undefined) hop.setCookies = Array.isArray(hopCookies) ? hopCookies : [hopCookies]
+        redirects.push(hop)
         await res.body.dump().catch(() => {})
         current = next
+        scanAt(current)
         continue
       }
 
       // the final response, or the first 3xx past the cap
+      const contentType = firstHeader(res.headers['content-type']) ?? null
+      const html = isHtml(contentType) && !isRedirect
       const count = await meterBody(
         res.body,
         firstHeader(res.headers['content-encoding']) ?? null,
         maxBodyBytes,
         budget.signal,
+        html ? (opts.maxHtmlBytes ?? PROBE_DEFAULTS.maxHtmlBytes) : 0,
       )
       if (budget.cause === 'cancelled') throw count.interruption ?? new Error('cancelled')
       const end = performance.now()
 
-      const conn = main.latest(current)
       const fresh = conn && conn.openedAt >= hopStart ? conn : undefined
       const timings: ProbeTimings = {
         dnsMs: ms(fresh?.dnsMs),
@@ -131,13 +204,13 @@ export async function probe(url: URL, opts: ProbeOptions = {}): Promise<ProbeRes
         status: res.statusCode,
         httpVersion: conn?.alpnProtocol === 'h2' ? '2' : '1.1',
         ...splitHeaders(res.headers),
-        contentType: firstHeader(res.headers['content-type']) ?? null,
+        contentType,
         contentEncoding: firstHeader(res.headers['content-encoding'])?.toLowerCase() ?? null,
         bodyBytesWire: count.wire,
         bodyBytesDecoded: count.decoded,
         bodyTruncated: count.truncated,
       }
-      return {
+      const result: ProbeResult = {
         inputUrl: url.href,
         finalUrl: current.href,
         response,
@@ -146,17 +219,68 @@ export async function probe(url: URL, opts: ProbeOptions = {}): Promise<ProbeRes
         timings,
         tls: current.protocol === 'https:' ? (conn?.tls ?? null) : null,
         alternate: await alternate,
+        tlsScan: await scanResult(scan, current),
+        cors: null,
         startedAt,
+        page:
+          html && count.retained.length > 0
+            ? readPage(decodeHtml(count.retained, contentType), current.href, {
+                truncated: count.truncated || count.decoded > count.retained.length,
+              })
+            : null,
+        critical: null,
       }
+      // the page's own connection is read: later ones (CORS, subresources) need no TLS facts
+      main.stopReadingTls()
+      if (!isRedirect) {
+        // undici frees the connection a moment after the body's end: one turn of the loop lets CORS reuse it
+        await new Promise((resolve) => setImmediate(resolve))
+        cors = probeCors(current, main.agent, headers, AbortSignal.any([budget.signal, corsAbort.signal]))
+      }
+      result.critical = await gatherForPage(result, {
+        agent: main,
+        headers,
+        signal: budget.signal,
+        allowPrivateTargets: opts.allowPrivateTargets,
+      })
+      result.cors = await settleCors(cors, corsAbort)
+      return result
     }
   } catch (err) {
     throw toCheckError(err, current, budget.cause, totalTimeoutMs)
   } finally {
     companionAbort.abort()
+    corsAbort.abort()
     budget.dispose()
     await alternate.catch(() => null)
+    await cors?.catch(() => null)
     // the result is known: closing the sockets need not delay it
     void Promise.all([main.destroy(), companion.destroy()]).catch(() => undefined)
+  }
+}
+
+/** The scan of the final URL's origin; one of an origin the redirects left is dropped unread. */
+async function scanResult(
+  scan: { origin: string; result: Promise<TlsScan>; abort: AbortController } | null,
+  final: URL,
+): Promise<TlsScan | null> {
+  if (!scan) return null
+  if (scan.origin === originKey(final.protocol, final.hostname, final.port)) return scan.result
+  scan.abort.abort()
+  return null
+}
+
+/** Once the page is read, the CORS answer gets a short grace, never the check's whole budget. */
+async function settleCors(
+  cors: Promise<CorsProbe> | null,
+  abort: AbortController,
+): Promise<CorsProbe | null> {
+  if (!cors) return null
+  const timer = setTimeout(() => abort.abort(), CORS_PROBE.graceMs)
+  try {
+    return await cors
+  } finally {
+    clearTimeout(timer)
   }
 }
 
@@ -166,7 +290,7 @@ function nextHop(current: URL, location: string, allowPrivateTargets: boolean | 
   try {
     href = new URL(location, current).href
   } catch {
-    throw invalidUrl(`${current.href} redirects to an invalid URL (${location.slice(0, 200)})`)
+    throw invalidUrl(`${current.href} redirects to an invalid URL (${excerpt(location, 80)})`)
   }
   try {
     const next = parseTargetUrl(href)
@@ -174,7 +298,9 @@ function nextHop(current: URL, location: string, allowPrivateTargets: boolean | 
     return next
   } catch (err) {
     if (err instanceof CheckError)
-      throw invalidUrl(`${current.href} redirects to ${href}, which cannot be checked: ${err.message}`)
+      throw invalidUrl(
+        `${current.href} redirects to ${shortUrl(href)}, which cannot be checked: ${err.message}`,
+      )
     throw err
   }
 }
@@ -192,11 +318,15 @@ async function probeAlternate(
 ): Promise<AlternateProbe | null> {
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return null
   const kind = url.protocol === 'https:' ? 'http_to_https' : 'https_offered'
-  const target = new URL(url.href)
-  target.protocol = kind === 'http_to_https' ? 'http:' : 'https:'
-  target.port = opts.alternatePort ? String(opts.alternatePort) : ''
+  const matched = companionUrl(url, opts.alternatePort || undefined)
+  const target = matched ?? new URL(url.href)
+  if (!matched) {
+    // not tried: say which URL would have been (the other scheme's default port)
+    target.protocol = kind === 'http_to_https' ? 'http:' : 'https:'
+    target.port = ''
+  }
   const result: AlternateProbe = { kind, url: target.href, attempted: false, ok: false }
-  if (url.port !== '' && !opts.alternatePort) return result
+  if (!matched) return result
 
   result.attempted = true
   const timeout = AbortSignal.timeout(PROBE_DEFAULTS.alternateTimeoutMs)
@@ -255,16 +385,18 @@ class Budget {
 
 type RawHeaders = Record<string, string | string[] | undefined>
 
-function splitHeaders(raw: RawHeaders): Pick<ProbeResponse, 'headers' | 'setCookies'> {
+function splitHeaders(raw: RawHeaders): Pick<ProbeResponse, 'headers' | 'setCookies' | 'repeatedHeaders'> {
   const headers: Record<string, string> = {}
+  const repeatedHeaders: Record<string, string[]> = {}
   let setCookies: string[] = []
   for (const [name, value] of Object.entries(raw)) {
     if (value === undefined) continue
     const key = name.toLowerCase()
     if (key === 'set-cookie') setCookies = Array.isArray(value) ? value : [value]
     else headers[key] = Array.isArray(value) ? value.join(', ') : value
+    if (key !== 'set-cookie' && Array.isArray(value) && value.length > 1) repeatedHeaders[key] = value
   }
-  return { headers, setCookies }
+  return { headers, setCookies, repeatedHeaders }
 }
 
 function firstHeader(value: string | string[] | undefined): string | undefined {

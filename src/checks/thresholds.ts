@@ -70,10 +70,48 @@ export const HTTPS = {
   needsReviewDays: 7, // Uptime Kuma's lowest default notice (7), Let's Encrypt's last e-mail (7 d), updown.io 7 d
   warningDays: 21, // Uptime Kuma default notice 21 d; certbot renews at 30 d, so < 21 d means renewal is failing
   shortLivedLifetimeDays: 30, // scoring.md: fixed day thresholds misfire on certificates living < 30 days
+  /** Renewal point: certbot 4.0 renews with 1/3 of the lifetime left, so the warning comes at min(21 days, lifetime / 3): a 47-day certificate (CA/B Forum SC-081v3, 2029) warns at 15 days, not 21. */
   shortLivedWarningFraction: 1 / 3, // certbot 4.0 renews with 1/3 of the lifetime left
   shortLivedNeedsReviewHours: 24, // scoring.md model: < 24 h left on a short-lived cert (LE's 160 h profile renews days earlier)
   /** Protocols below TLS 1.2: SSL Labs caps them (no TLS 1.2 → C), Node's default minVersion refuses them. */
   oldProtocols: ['SSLv2', 'SSLv3', 'TLSv1', 'TLSv1.1'] as readonly string[],
+} as const
+
+/**
+ * What the handshake itself shows, capped the way SSL Labs caps a grade (ssllabs/research
+ * SSL_Server_Rating_Guide and the Qualys "SSL Labs grade change" posts). Our bands: an SSL Labs B
+ * cap is `HTTPS.scores.warning` (70: still usable, fix it), C is `urgent` (25), F / zero is `broken` (0).
+ */
+export const TLS_HANDSHAKE = {
+  /** Legacy protocols accepted beside TLS ≥ 1.2: SSL Labs caps at B since 31 Jan 2020; RFC 8996 deprecates TLS 1.0/1.1. */
+  legacyOfferedCap: HTTPS.scores.warning,
+  /** Only TLS 1.0/1.1 work: SSL Labs caps at C (no TLS 1.2); Chrome 84 and Firefox 78 refuse to connect at all. */
+  legacyOnlyCap: HTTPS.scores.urgent,
+  /** No forward secrecy with a modern client (plain RSA key exchange): SSL Labs caps at B (2018); Mozilla Server Side TLS lists only ECDHE/DHE. */
+  noForwardSecrecyCap: HTTPS.scores.warning,
+  /** Ephemeral DH below 2048 bits: SSL Labs caps 1024-bit DH at B (Logjam, 2015); Mozilla intermediate uses ffdhe2048. Node refuses < 1024 (minDHSize). */
+  minDhBits: 2048,
+  weakDhCap: HTTPS.scores.warning,
+  /** RSA/DSA keys below 2048 bits: SSL Labs caps at B (2014), below 1024 → F; CA/B Forum BRs §6.1.5 require ≥ 2048. */
+  minRsaBits: 2048,
+  insecureRsaBits: 1024,
+  weakKeyCap: HTTPS.scores.warning,
+  /** EC keys below 256 bits: CA/B Forum BRs §6.1.5 allow only P-256, P-384, P-521; Mozilla Server Side TLS the same. */
+  minEcBits: 256,
+  /** Signature hashes browsers refuse on a leaf: MD5/MD2 (SSL Labs zero score), SHA-1 (CA/B Forum BRs since 2016, Chrome 57 / Firefox 51 distrust). */
+  rejectedSignatureHashes: ['MD2', 'MD5', 'SHA-1'] as readonly string[],
+  /** No subjectAltName: browsers ignore the CN (RFC 6125 §6.4.4, CA/B Forum BRs §7.1.4.2.1, Chrome 58) = a name mismatch, SSL Labs zero. */
+  noSubjectAltNameCap: HTTPS.scores.broken,
+  /** NULL (no encryption) or anonymous (no authentication) suites accepted: SSL Labs 0 % cipher / key-exchange score → F; testssl.sh grades F. */
+  nullOrAnonymousCap: HTTPS.scores.broken,
+  /** Must-staple without a staple: Firefox hard-fails (MOZILLA_PKIX_ERROR_REQUIRED_TLS_FEATURE_MISSING, RFC 7633 §4.2.3). */
+  mustStapleMissingCap: HTTPS.scores.urgent,
+} as const
+
+/** The extra handshakes of the TLS scan. */
+export const TLS_SCAN = {
+  /** Per handshake: loopback takes milliseconds and a real site one round trip or two; a server that stays silent must not hold the check. */
+  handshakeTimeoutMs: 3_000,
 } as const
 
 /** Node / OpenSSL verification codes, grouped by what the site owner has to do about them. */
@@ -114,67 +152,64 @@ export const SECURITY_HEADERS = {
     'referrer-policy',
     'permissions-policy',
   ] as const,
-  /** Observatory SCORE_TABLE modifiers (src/grader/charts.js), restricted to response-header tests. */
+  /**
+   * Observatory SCORE_TABLE modifiers (src/grader/charts.js). A value browsers ignore (invalid
+   * X-Content-Type-Options or Referrer-Policy, X-Frame-Options ALLOW-FROM, HSTS max-age=0 or
+   * unparsable) takes the "missing" modifier, not Observatory's "invalid" one: issue 11 item 5, a
+   * header a browser ignores protects exactly as much as no header.
+   */
   modifiers: {
     cspMissing: -25, // Observatory csp-not-implemented
     cspReportOnly: -25, // Observatory: only Content-Security-Policy-Report-Only = not implemented
     cspUnsafeInline: -20, // Observatory: 'unsafe-inline' or data: in script-src, or overly broad sources
     cspNoScriptRestriction: -20, // Observatory: neither script-src nor default-src
+    cspObjectUnrestricted: -20, // Observatory: no object-src and no default-src reads as object-src * (overly broad)
+    cspInsecureScheme: -20, // Observatory csp-implemented-with-insecure-scheme: http: sources for active content on https
     cspUnsafeEval: -10, // Observatory: 'unsafe-eval' in script-src
     cspNoUnsafe: 5, // Observatory: no unsafe sources
     cspDefaultNone: 10, // Observatory: no unsafe sources and default-src 'none'
-    hstsMissing: -20, // Observatory hsts-not-implemented
-    hstsInvalid: -20, // Observatory: no max-age, or the header set twice
+    hstsMissing: -20, // Observatory hsts-not-implemented (also: no max-age, max-age=0, unparsable)
     hstsShort: -10, // Observatory: max-age < 15,552,000
     hstsPlainHttp: -20, // Observatory hsts-not-implemented-no-https: plain-http sites cannot use HSTS
-    xctoMissing: -5, // Observatory
-    xctoInvalid: -5, // Observatory: anything but nosniff
-    xfoMissing: -20, // Observatory
-    xfoInvalid: -20, // Observatory
-    xfoAllowFrom: 0, // Observatory: ALLOW-FROM passes (browsers ignore it, so we note it)
+    xctoMissing: -5, // Observatory (also: any value but nosniff first)
+    xfoMissing: -20, // Observatory (also: ALLOW-FROM, ALLOWALL, invalid values)
     xfoGood: 5, // Observatory: DENY / SAMEORIGIN
     xfoViaCsp: 5, // Observatory: CSP frame-ancestors overrides X-Frame-Options
-    referrerMissing: 0, // Observatory: the browser default strict-origin-when-cross-origin is safe
+    referrerMissing: 0, // Observatory: the browser default strict-origin-when-cross-origin is safe (also: invalid values)
     referrerPrivate: 5, // Observatory
     referrerUnsafe: -5, // Observatory
-    referrerInvalid: -5, // Observatory
     permissionsMissing: 0, // not an Observatory test; listed as missing (OWASP, securityheaders.com) but not scored
+    // cookies: Observatory cookies test; the worst result counts, the bonus only when every cookie is clean
+    cookiesAllGood: 5, // Observatory cookies-secure-with-httponly-sessions-and-samesite
+    cookieNoSecureHsts: -5, // Observatory cookies-without-secure-flag-but-protected-by-hsts
+    cookieNoSecure: -20, // Observatory cookies-without-secure-flag
+    cookieSessionNoSecureHsts: -10, // Observatory cookies-session-without-secure-flag-but-protected-by-hsts
+    cookieSameSiteInvalid: -20, // Observatory cookies-samesite-flag-invalid (also SameSite=None without Secure)
+    cookieCsrfNoSameSite: -20, // Observatory cookies-anticsrf-without-samesite-flag
+    cookieSessionNoHttpOnly: -30, // Observatory cookies-session-without-httponly-flag
+    cookieSessionNoSecure: -40, // Observatory cookies-session-without-secure-flag
+    cookiePrefixBroken: 0, // RFC 6265bis §4.1.3: browsers drop the cookie, so nothing is exposed; reported, not scored
+    // Subresource Integrity on <script src> (Observatory sri test)
+    sriAll: 5, // Observatory sri-implemented-and-all-scripts-loaded-securely
+    sriExternal: 5, // Observatory sri-implemented-and-external-scripts-loaded-securely
+    sriMissingExternal: -5, // Observatory sri-not-implemented-but-external-scripts-loaded-securely
+    sriExternalHttp: -20, // Observatory sri-implemented-but-external-scripts-not-loaded-securely
+    sriMissingExternalHttp: -50, // Observatory sri-not-implemented-and-external-scripts-not-loaded-securely
+    corsUniversal: -50, // Observatory cross-origin-resource-sharing-implemented-with-universal-access
   },
+  /** Cookie names Observatory takes for session identifiers ("login", "sess"), plus OWASP's common ones. */
+  sessionCookie: /sess|login|auth|token|jwt|(^|[._-])sid([._-]|$)/i,
+  /** Anti-CSRF cookies (Observatory: "csrf"); they must stay readable by scripts, so HttpOnly is not asked of them. */
+  csrfCookie: /csrf|xsrf/i,
+  /** Cookies listed in details (each name clipped): enough to act on, small enough to save. */
+  maxCookiesListed: 20,
+  maxScriptsListed: 20,
 } as const
 
-// ---- pagespeed (document-only performance) -----------------------------------------------------
-
-/**
- * Lighthouse builds a category score as the weighted mean of audit scores; these are our audits of
- * the one document request. Points sum to 100. The three DevTools DocumentLatency checks (server
- * wait, redirects, compression) carry 70 of them; scoring.md's model gave them 85, we moved 15 to the
- * document's full load time because the issue asks for load time and no other audit sees the body download.
- */
-export const PAGESPEED_POINTS = {
-  serverWait: 25, // DevTools DocumentLatency serverResponseIsFast (Lighthouse ≤ v12 server-response-time)
-  documentLoad: 15, // our own reasoning: the document must arrive before first paint (see DOCUMENT_LOAD_CURVE)
-  redirects: 20, // DevTools DocumentLatency noRedirects / Lighthouse redirects
-  compression: 25, // DevTools DocumentLatency usesCompression / Lighthouse uses-text-compression
-  transferSize: 10, // Lighthouse total-byte-weight
-  httpVersion: 5, // Lighthouse uses-http2: only a hint for one request (it needs ≥ 6 resources to fire)
-} as const
-
-/** Server wait: DevTools fails > 600 ms (the median here) while Lighthouse aims at 100 ms; our own reasoning puts p10 at 300 ms so 100 ms scores ~1. */
-export const SERVER_WAIT_CURVE: LogNormalCurve = { p10: 300, median: 600 }
-
-/** Document load (start → last byte): Lighthouse desktop FCP control points (934 / 1600 ms), a lower bound for first paint. */
-export const DOCUMENT_LOAD_CURVE: LogNormalCurve = { p10: 934, median: 1600 }
-
-/**
- * Document transfer size. Lighthouse total-byte-weight is p10 2667 KiB / median 4000 KiB for a whole
- * page; on one HTML document that curve would never fire, so (our own reasoning) we keep the idea
- * and scale it to a document: 100 KB scores 0.9, 500 KB 0.5 (decimal units, as the message shows them).
- */
-export const TRANSFER_SIZE_CURVE: LogNormalCurve = { p10: 100_000, median: 500_000 }
+// ---- pagespeed (estimate of Lighthouse's mobile performance score) ----------------------------
+// The link, curves and weights are Lighthouse's own: src/checks/perf/constants.ts.
 
 export const PAGESPEED = {
-  /** Each redirect hop costs half the redirect points (two hops = all): Lighthouse fails on any hop; scoring.md −15/hop, max −30. */
-  redirectHopCost: 0.5,
   compressionMinSavingsBytes: 1400, // DevTools / Lighthouse IGNORE_THRESHOLD_IN_BYTES
   /** Estimated gzip savings by MIME type when uncompressed (DevTools DocumentLatency estimate). */
   compressionSavings: [
@@ -191,9 +226,8 @@ export const PAGESPEED = {
   ] as ReadonlyArray<{ match: RegExp; ratio: number }>,
   /** Content types pagespeed judges as a page; everything else is unavailable. */
   htmlTypes: ['text/html', 'application/xhtml+xml'] as readonly string[],
-  auditPass: 0.9, // Lighthouse: an audit scoring ≥ 0.9 passes (shared/util.js RATINGS)
-  /** Findings cost this many points or more before they are 'medium' (20 = one DocumentLatency check failed outright). */
-  mediumFindingPoints: 20, // our own reasoning
-  /** ... and this many or more before they are 'low' rather than 'info' (the HTTP/2 hint's weight). */
-  lowFindingPoints: 5, // our own reasoning
+  /** A cost worth this many score points or more is 'medium' (our own reasoning: it moves a page a band in a few steps). */
+  mediumFindingPoints: 15,
+  /** ... this many or more 'low' rather than 'info', and only then the lead of the message. */
+  lowFindingPoints: 3,
 } as const

@@ -3,16 +3,38 @@
  * `rejectUnauthorized: false` so a bad certificate becomes a finding rather than a failure; the
  * verdict is Node's own verification (`authorized` / `authorizationError`), never a re-implementation.
  */
+import { X509Certificate } from 'node:crypto'
 import { isIPv6 } from 'node:net'
 import tls from 'node:tls'
-import type { CertificateInfo, TlsInfo } from './types.js'
+import { readLeafFacts } from './tls/certificate.js'
+import { LEGACY_TLS } from './tls/legacy.js'
+import type { CertificateInfo, KeyExchange, TlsInfo } from './types.js'
 
-export function readTlsInfo(socket: tls.TLSSocket, hostname: string): TlsInfo {
+/** What the connector saw beside the socket itself. */
+export interface HandshakeContext {
+  /** The OCSP response stapled to the handshake (null: none); leave out when none was requested. */
+  ocspResponse?: Buffer | null
+  /** The connection was made with legacy protocols allowed, after the modern handshake was refused. */
+  legacyFallback?: boolean
+}
+
+export function readTlsInfo(
+  socket: tls.TLSSocket,
+  hostname: string,
+  context: HandshakeContext = {},
+): TlsInfo {
   const peer = socket.getPeerCertificate(true)
   const hasCert = peer && Object.keys(peer).length > 0
   const authorizationError = socket.authorized ? null : errorCode(socket.authorizationError)
+  const protocol = socket.getProtocol() ?? null
+  const cipher = socket.getCipher() as (tls.CipherNameAndProtocol & { standardName?: string }) | undefined
+  const ephemeral = socket.getEphemeralKeyInfo() as { type?: string; name?: string; size?: number } | null
+  const ephemeralKey =
+    ephemeral?.type && typeof ephemeral.size === 'number'
+      ? { type: ephemeral.type, name: ephemeral.name ?? null, bits: ephemeral.size }
+      : null
   return {
-    protocol: socket.getProtocol() ?? null,
+    protocol,
     authorized: socket.authorized,
     authorizationError,
     // judged apart from the chain: Node reports only the first problem it meets, and a
@@ -20,7 +42,34 @@ export function readTlsInfo(socket: tls.TLSSocket, hostname: string): TlsInfo {
     hostnameMatches: hasCert ? tls.checkServerIdentity(bare(hostname), peer) === undefined : false,
     certificate: hasCert ? certificateInfo(peer, authorizationError) : null,
     alpnProtocol: socket.alpnProtocol || null,
+    cipher: cipher?.standardName || cipher?.name || null,
+    keyExchange: cipher
+      ? keyExchangeOf(protocol, cipher.standardName || cipher.name, ephemeralKey?.type)
+      : null,
+    ephemeralKey,
+    ocspStapled: context.ocspResponse === undefined ? null : (context.ocspResponse?.length ?? 0) > 0,
+    legacyFallback: context.legacyFallback === true,
   }
+}
+
+/**
+ * The key exchange from the suite's IANA name (TLS_ECDHE_RSA_WITH_…, TLS_RSA_WITH_…, TLS_DH_anon_…)
+ * or, failing that, OpenSSL's (ECDHE-RSA-…, AES128-SHA). TLS 1.3 suites name no key exchange: it is
+ * always ephemeral (RFC 8446 §2), and the ephemeral key says which kind.
+ */
+export function keyExchangeOf(
+  protocol: string | null,
+  suite: string,
+  ephemeralType: string | undefined,
+): KeyExchange {
+  if (protocol === 'TLSv1.3' || /^TLS_(AES|CHACHA20|SM4)_/.test(suite))
+    return ephemeralType === 'DH' ? 'DHE' : 'ECDHE'
+  if (/_anon_|^(ADH|AECDH)-/.test(suite)) return 'anonymous'
+  if (/^TLS_ECDHE_|^(ECDHE|EECDH)-/.test(suite)) return /PSK/.test(suite) ? 'other' : 'ECDHE'
+  if (/^TLS_DHE_|^(DHE|EDH)-/.test(suite)) return /PSK/.test(suite) ? 'other' : 'DHE'
+  if (/PSK|SRP|KRB5|GOST|^TLS_(ECDH|DH)_/.test(suite)) return 'other'
+  // TLS_RSA_WITH_* / OpenSSL names without a key-exchange prefix (AES128-GCM-SHA256, NULL-SHA256)
+  return 'RSA'
 }
 
 function certificateInfo(
@@ -38,7 +87,35 @@ function certificateInfo(
     validTo: isoDate(cert.valid_to),
     selfSigned: issuedBySelf || authorizationError === 'DEPTH_ZERO_SELF_SIGNED_CERT',
     fingerprint256: cert.fingerprint256,
+    hasSubjectAltName: typeof cert.subjectaltname === 'string',
+    ...publicKeyOf(cert.raw),
+    ...readLeafFacts(cert.raw),
+    // Node links each certificate to its issuer from the chain the server sent, then from the trust
+    // store; a leaf left without one had its issuer neither sent nor trusted
+    issuerMissing: !issuedBySelf && !cert.issuerCertificate,
   }
+}
+
+function publicKeyOf(raw: Buffer | undefined): Pick<CertificateInfo, 'keyType' | 'keyBits'> {
+  try {
+    if (!raw) return { keyType: null, keyBits: null }
+    const key = new X509Certificate(raw).publicKey
+    const d = key.asymmetricKeyDetails ?? {}
+    const bits = d.modulusLength ?? (d.namedCurve ? CURVE_BITS[d.namedCurve] : undefined)
+    return { keyType: key.asymmetricKeyType ?? null, keyBits: bits ?? null }
+  } catch {
+    return { keyType: null, keyBits: null }
+  }
+}
+
+/** Field size of the named curves Node reports (SEC 2 / RFC 5480 names). */
+const CURVE_BITS: Record<string, number> = {
+  prime192v1: 192,
+  secp224r1: 224,
+  prime256v1: 256,
+  secp256k1: 256,
+  secp384r1: 384,
+  secp521r1: 521,
 }
 
 /**
@@ -75,13 +152,19 @@ export function parseSubjectAltName(value: string): string[] {
 const contexts = new Map<string, tls.SecureContext>()
 export function secureContextWithExtraCA(
   extraCA: string | string[] | undefined,
+  /** Allow legacy protocols (TLS 1.0/1.1, see tls/legacy.ts): only for a retry after a protocol-version refusal. */
+  legacy = false,
 ): tls.SecureContext | undefined {
   const extra = (Array.isArray(extraCA) ? extraCA : extraCA ? [extraCA] : []).filter((pem) => pem.trim())
-  if (extra.length === 0) return undefined
-  const key = extra.join('\n')
+  if (extra.length === 0 && !legacy) return undefined
+  const key = `${legacy ? 'legacy' : 'modern'}\n${extra.join('\n')}`
   let context = contexts.get(key)
   if (!context) {
-    context = tls.createSecureContext({ ca: [...tls.rootCertificates, ...extra] })
+    context = tls.createSecureContext({
+      // no `ca` at all without extra CAs: Node's default store, NODE_EXTRA_CA_CERTS included
+      ...(extra.length > 0 ? { ca: [...tls.rootCertificates, ...extra] } : {}),
+      ...(legacy ? LEGACY_TLS : {}),
+    })
     if (contexts.size >= 16) contexts.delete(contexts.keys().next().value as string)
     contexts.set(key, context)
   }

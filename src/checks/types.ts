@@ -1,4 +1,6 @@
 import type { RiskLevel, SignalName, SignalStatus } from '../contract/schemas.js'
+import type { PageInfo } from './page/types.js'
+import type { CriticalResources } from './perf/types.js'
 
 export type { RiskLevel, SignalName, SignalStatus }
 
@@ -73,7 +75,22 @@ export interface CertificateInfo {
   validTo: string
   selfSigned: boolean
   fingerprint256: string
+  /** The leaf carries a subjectAltName extension (without one, browsers ignore the Common Name: RFC 6125). */
+  hasSubjectAltName: boolean
+  /** Public key algorithm ('rsa', 'ec', 'ed25519', 'dsa', 'rsa-pss'…) and size in bits; null when unreadable. */
+  keyType: string | null
+  keyBits: number | null
+  /** Signature algorithm of the leaf, e.g. 'sha256WithRSAEncryption' (or its OID when unnamed), and its hash ('SHA-1', 'SHA-256'…). */
+  signatureAlgorithm: string | null
+  signatureHash: string | null
+  /** RFC 7633 TLS feature extension with status_request: the certificate demands a stapled OCSP response. */
+  mustStaple: boolean
+  /** The leaf's issuer was neither sent by the server nor found in the trust store (typically a missing intermediate). */
+  issuerMissing: boolean
 }
+
+/** How the session keys were agreed: ephemeral (forward secret), static RSA (none), or without authentication. */
+export type KeyExchange = 'ECDHE' | 'DHE' | 'RSA' | 'anonymous' | 'other'
 
 export interface TlsInfo {
   /** Negotiated protocol, e.g. 'TLSv1.3'. */
@@ -87,12 +104,45 @@ export interface TlsInfo {
   /** Leaf certificate; null when the peer certificate could not be read. */
   certificate: CertificateInfo | null
   alpnProtocol: string | null
+  /** Negotiated cipher suite (IANA name when known, e.g. TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256). */
+  cipher: string | null
+  keyExchange: KeyExchange | null
+  /** The ephemeral key of the exchange, e.g. { type: 'ECDH', name: 'X25519', bits: 253 } or { type: 'DH', name: null, bits: 1024 }. */
+  ephemeralKey: { type: string; name: string | null; bits: number } | null
+  /** A stapled OCSP response came with the handshake; null when none was asked for. */
+  ocspStapled: boolean | null
+  /** The modern handshake (TLS ≥ 1.2) was refused for the protocol version, and this connection allowed legacy protocols. */
+  legacyFallback: boolean
+}
+
+/** One extra handshake of the TLS scan (src/checks/tls/scan.ts). */
+export interface HandshakeAttempt {
+  kind: 'TLSv1' | 'TLSv1.1' | 'NULL' | 'anonymous'
+  /** accepted: the handshake completed; refused: the server declined it; unknown: no verdict (timeout, network). */
+  outcome: 'accepted' | 'refused' | 'unknown'
+  /** What was negotiated when accepted. */
+  protocol?: string
+  cipher?: string
+  /** Why, when refused or unknown. */
+  error?: string
+  ms: number
+}
+
+/** Extra guarded handshakes beside the main request: does the server also accept legacy protocols or NULL/anonymous suites? */
+export interface TlsScan {
+  /** `https://host:port` scanned (see originKey). */
+  origin: string
+  attempts: HandshakeAttempt[]
+  /** Wall time of the whole scan, ms. */
+  ms: number
 }
 
 export interface RedirectHop {
   url: string
   status: number
   location: string
+  /** Set-Cookie lines of this hop (cookies set on a redirect count as much as the page's). */
+  setCookies?: string[]
 }
 
 export interface ProbeTimings {
@@ -114,6 +164,12 @@ export interface ProbeResponse {
   httpVersion: string
   /** Lowercase names; repeated headers joined with ', ' (set-cookie kept as a list in setCookies). */
   headers: Record<string, string>
+  /**
+   * Headers sent on more than one line, each line's value in order (lowercase names): browsers
+   * treat some repeated headers line by line (RFC 6797 takes the first HSTS line), which the joined
+   * value in `headers` cannot tell from one line holding a comma.
+   */
+  repeatedHeaders?: Record<string, string[]>
   setCookies: string[]
   contentType: string | null
   contentEncoding: string | null
@@ -138,6 +194,24 @@ export interface AlternateProbe {
   tls?: TlsInfo
 }
 
+/**
+ * The preflight-style request (Observatory's CORS test): OPTIONS to the final URL with a made-up
+ * Origin. A server that echoes any Origin and allows credentials lets every site read its pages
+ * with the visitor's cookies.
+ */
+export interface CorsProbe {
+  url: string
+  /** The made-up Origin sent. */
+  origin: string
+  /** False when it could not be sent (the check ended first, or it failed). */
+  answered: boolean
+  status?: number
+  /** First Access-Control-Allow-Origin / -Allow-Credentials lines as received (null when absent). */
+  allowOrigin?: string | null
+  allowCredentials?: string | null
+  error?: string
+}
+
 export interface ProbeResult {
   inputUrl: string
   finalUrl: string
@@ -150,6 +224,14 @@ export interface ProbeResult {
   /** TLS of the final hop when it is https, else null. */
   tls: TlsInfo | null
   alternate: AlternateProbe | null
+  /** The TLS scan of the https origin (the URL's, or the companion's for an http URL); absent when none ran. */
+  tlsScan?: TlsScan | null
   /** When the check ran (certificate days-left are computed against this). */
   startedAt: string
+  /** The final response's HTML document, read up to a cap; null when it is not HTML (or has no body). */
+  page: PageInfo | null
+  /** The CORS preflight-style request beside the final response; null/absent when not made. */
+  cors?: CorsProbe | null
+  /** The page's critical subresources, fetched for the performance estimate (src/checks/perf/); null when not a 2xx HTML page. */
+  critical: CriticalResources | null
 }

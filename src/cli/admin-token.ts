@@ -2,12 +2,16 @@
  * Where an admin command's token comes from: --admin-token / SITEHEALTH_ADMIN_TOKEN (oclif reads
  * the env for the flag), else, only for a server on this machine, the token file that `serve`
  * writes into its data dir. The file is never sent to a remote URL: a token for the local server
- * must not leak to another host by mistake.
+ * must not leak to another host by mistake. Nor is it sent to whatever happens to listen on the
+ * loopback port: only to the live `serve` that owns the data dir and listens there (its
+ * `serve.json`), so a listener squatting the port while `serve` is down never receives it.
  */
 import { readFile } from 'node:fs/promises'
 import { isIP } from 'node:net'
 import { join } from 'node:path'
 import { ApiError } from '../client/client.js'
+import { ADMIN_TOKEN_HOWTO, adminTokenProblem } from '../contract/admin-token.js'
+import { ownerMismatch, readOwnerFile } from '../server/owner-file.js'
 
 export const ADMIN_TOKEN_FILE = 'admin-token'
 
@@ -37,7 +41,16 @@ export async function resolveAdminToken(o: {
   apiUrl: string
   dataDir: string
 }): Promise<string> {
-  if (o.flag) return o.flag
+  if (o.flag) {
+    const problem = adminTokenProblem(o.flag)
+    if (problem)
+      throw new ApiError(
+        0,
+        'no_api_key',
+        `The admin token given is too weak: ${problem}. ${ADMIN_TOKEN_HOWTO}`,
+      )
+    return o.flag
+  }
   if (!isLoopbackUrl(o.apiUrl)) {
     throw new ApiError(
       0,
@@ -46,6 +59,13 @@ export async function resolveAdminToken(o: {
     )
   }
   const file = join(o.dataDir, ADMIN_TOKEN_FILE)
+  const mismatch = ownerMismatch(await readOwnerFile(o.dataDir), o.apiUrl)
+  if (mismatch)
+    throw new ApiError(
+      0,
+      'no_api_key',
+      `Not sending the admin token file of ${o.dataDir} to ${o.apiUrl}: ${mismatch}. Pass --admin-token (or SITEHEALTH_ADMIN_TOKEN), or point --api-url/--data-dir at the running server and its data dir.`,
+    )
   let token: string
   try {
     token = (await readFile(file, 'utf8')).trim()

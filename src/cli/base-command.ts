@@ -11,7 +11,8 @@ import { resolveAdminToken } from './admin-token.js'
 import { UsageError } from './errors.js'
 import { describeFailure, type FailureContext } from './exit-codes.js'
 import { adminFlags, clientFlags } from './flags.js'
-import { outputMode, type Style } from './style.js'
+import type { View } from './render/view.js'
+import { outputMode, outputWidth } from './style.js'
 import { Terminal } from './terminal.js'
 
 export type InferredFlags<T extends typeof Command> = Interfaces.InferredFlags<T['baseFlags'] & T['flags']>
@@ -53,14 +54,42 @@ abstract class SitehealthCommand<T extends typeof Command> extends Command {
     this.flags = flags as InferredFlags<T>
     this.args = args as InferredArgs<T>
     this.rest = (argv as unknown[]).map(String)
+    const color = (this.flags as { color?: boolean }).color
     this.terminal = new Terminal(
       outputMode({
         stdoutIsTTY: Boolean(process.stdout.isTTY),
         stderrIsTTY: Boolean(process.stderr.isTTY),
-        env: process.env,
+        // --color forces it as FORCE_COLOR does; --no-color beats every variable
+        env: color === true ? { ...process.env, FORCE_COLOR: '1' } : process.env,
         json: this.json,
+        noColor: color === false,
+        width: outputWidth(process.env, process.stdout),
       }),
     )
+  }
+
+  /** Request deadline from --timeout / SITEHEALTH_TIMEOUT, ms. */
+  protected get timeoutMs(): number | undefined {
+    const t = (this.flags as { timeout?: number }).timeout
+    return t === undefined ? undefined : t * 1000
+  }
+
+  /**
+   * Ask before a destructive or surprising action. --yes answers for scripts; without it and
+   * without a terminal to ask on, the command stops with a usage error saying so.
+   */
+  protected async confirm(question: string, yes: boolean): Promise<void> {
+    if (yes) return
+    if (!process.stdin.isTTY || !process.stderr.isTTY || this.json)
+      throw new UsageError(`${question} Pass --yes to confirm (stdin is not a terminal, so I cannot ask).`)
+    const { default: ask } = await import('@inquirer/confirm')
+    let ok = false
+    try {
+      ok = await ask({ message: question, default: false }, { output: process.stderr })
+    } catch {
+      ok = false // Ctrl-C at the prompt
+    }
+    if (!ok) throw new UsageError('Cancelled: nothing was changed.')
   }
 
   /** --json, also when parsing failed before the flags were known. */
@@ -73,9 +102,22 @@ abstract class SitehealthCommand<T extends typeof Command> extends Command {
   }
 
   /** Success output: the API body with --json, else the human view. */
-  protected emit(body: unknown, human: (style: Style) => string): void {
+  protected emit(body: unknown, human: (view: View) => string): void {
     if (this.json) this.terminal.json(body)
-    else this.terminal.out(human(this.terminal.style))
+    else this.terminal.out(human(this.terminal.view))
+  }
+
+  /**
+   * A list: the rows on stdout (a fitted table, or tab-separated lines in a pipe) and the count
+   * and next-page line after them: on stdout for people, on stderr in a pipe so the rows stay
+   * machine-readable. Nothing but the API body with --json.
+   */
+  protected emitList(body: unknown, rows: (view: View) => string, footer: string, empty: boolean): void {
+    if (this.json) return this.terminal.json(body)
+    const view = this.terminal.view
+    if (!empty) this.terminal.out(rows(view))
+    if (view.tty) this.terminal.out(footer)
+    else this.terminal.notice(footer)
   }
 
   /** Waiting on the network: a spinner on a terminal, nothing otherwise. */
@@ -116,7 +158,7 @@ abstract class SitehealthCommand<T extends typeof Command> extends Command {
   }
 }
 
-function sourceLabel(source: Source, what: 'url' | 'key', configPath: string): string {
+export function sourceLabel(source: Source, what: 'url' | 'key', configPath: string): string {
   switch (source) {
     case 'flag':
       return what === 'url' ? '--api-url' : '--api-key'
@@ -141,6 +183,7 @@ export abstract class ClientCommand<T extends typeof Command> extends Sitehealth
     return new SitehealthClient({
       baseUrl: settings.apiUrl,
       apiKey: settings.apiKey,
+      timeoutMs: this.timeoutMs,
       maxRetryWaitSeconds: MAX_RATE_LIMIT_WAIT_SECONDS,
       onRateLimitWait: this.onRateLimitWait,
     })
@@ -162,6 +205,7 @@ export abstract class AdminCommand<T extends typeof Command> extends SitehealthC
     const client = new SitehealthClient({
       baseUrl: settings.apiUrl,
       adminToken,
+      timeoutMs: this.timeoutMs,
       maxRetryWaitSeconds: MAX_RATE_LIMIT_WAIT_SECONDS,
       onRateLimitWait: this.onRateLimitWait,
     })

@@ -4,11 +4,12 @@
  */
 import { stripVTControlCharacters } from 'node:util'
 import { ApiError } from '../client/client.js'
+import { isLoopbackUrl } from './admin-token.js'
 import { UsageError } from './errors.js'
 
 export const EXIT = {
   ok: 0,
-  /** Unexpected or server-side failure: 5xx, check_failed, network, not a sitehealth API. */
+  /** The checker failed: the API is unreachable, timed out, answered 5xx or is not a sitehealth API. */
   failure: 1,
   /** The command line or its input is wrong: bad flags, invalid_url, an unknown id. */
   usage: 2,
@@ -19,13 +20,19 @@ export const EXIT = {
   insufficientCredits: 5,
   /** 429 and waiting out Retry-After was not possible (longer than the client will wait). */
   rateLimited: 6,
+  /**
+   * The target site could not be reached (check_failed: DNS, refused, timeout, no TLS), so a CI
+   * gate can tell "my site is down" (7, or 3 under --fail-under, where it counts as score 0) from
+   * "the checker is down" (1).
+   */
+  targetDown: 7,
 } as const
 
 /**
  * By error code (the API's codes of spec §7 and DESIGN.md §3, plus the client's own).
  * `not_found` is 2: the id the user typed (`get ID`, `keys revoke ID`) names nothing they can see,
- * which is an input problem, not a server fault. `check_failed` is 1: the server could not reach
- * the target (502), so no result exists to judge.
+ * which is an input problem, not a server fault. `check_failed` is 7: the API works, the target
+ * site does not answer.
  */
 export const EXIT_CODE_BY_ERROR: Readonly<Record<string, number>> = {
   usage_error: EXIT.usage,
@@ -36,9 +43,12 @@ export const EXIT_CODE_BY_ERROR: Readonly<Record<string, number>> = {
   no_api_key: EXIT.auth,
   insufficient_credits: EXIT.insufficientCredits,
   rate_limited: EXIT.rateLimited,
-  check_failed: EXIT.failure,
+  check_failed: EXIT.targetDown,
+  timeout: EXIT.failure,
   internal_error: EXIT.failure,
   method_not_allowed: EXIT.failure,
+  /** 503: every check slot stayed taken (DESIGN §9); nothing was charged, retry later. */
+  server_busy: EXIT.failure,
   network_error: EXIT.failure,
   invalid_response: EXIT.failure,
 }
@@ -88,6 +98,15 @@ export interface FailureContext {
 
 const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim()
 
+/** Codes whose hint is advice that replaces the server's own. */
+const ADVISED = new Set(['invalid_api_key', 'revoked_api_key', 'insufficient_credits', 'rate_limited'])
+
+/** Up to and including the first sentence's full stop. */
+export function firstSentence(s: string): string {
+  const m = /^.*?[.!?](?=\s+[A-Z(`]|$)/.exec(s)
+  return m ? m[0] : s
+}
+
 /** oclif parse messages are several lines ending in "See more help with --help": make one. */
 function usageMessage(err: Error): string {
   const [first = '', ...rest] = stripVTControlCharacters(err.message)
@@ -100,17 +119,26 @@ function usageMessage(err: Error): string {
   return oneLine([first, ...rest].join(' '))
 }
 
+/** An intranet or local target refused by the server's SSRF guard. */
+export function isBlockedTarget(err: ApiError): boolean {
+  return err.code === 'invalid_url' && /blocked for safety/i.test(err.message)
+}
+
 function hintFor(err: ApiError, ctx: FailureContext): string | undefined {
   const bin = ctx.bin ?? 'sitehealth'
   switch (err.code) {
+    case 'invalid_url':
+      if (!isBlockedTarget(err)) return undefined
+      // the CLI, not the guard, says this: only the CLI knows whether the server is the user's own
+      return ctx.apiUrl && isLoopbackUrl(ctx.apiUrl)
+        ? `To check intranet or local sites with your own server, restart it with \`${bin} serve --allow-private-targets\`.`
+        : `If you run this server yourself, \`${bin} serve --allow-private-targets\` allows intranet and local sites.`
     case 'invalid_api_key':
       if (ctx.authHint) return ctx.authHint
-      return ctx.apiKeyFrom
-        ? `Check the key given by ${ctx.apiKeyFrom}, or create one with \`${bin} keys create --save\`.`
-        : `Check the key, or create one with \`${bin} keys create --save\`.`
+      return `Check the key${ctx.apiKeyFrom ? ` given by ${ctx.apiKeyFrom}` : ''}, or save a valid one with \`${bin} config set api-key KEY\`.`
     case 'revoked_api_key':
       if (ctx.authHint) return ctx.authHint
-      return `This key was revoked: create a new one with \`${bin} keys create --save\`.`
+      return `Get a new key (an admin runs \`${bin} keys create\`) and save it with \`${bin} config set api-key KEY\`.`
     case 'insufficient_credits':
       return `Ask the administrator to add credits (\`${bin} credits grant --user USER --amount N\`); \`${bin} credits\` shows the balance.`
     case 'rate_limited':
@@ -118,13 +146,18 @@ function hintFor(err: ApiError, ctx: FailureContext): string | undefined {
         ? `The server asks to wait ${err.retryAfter} s, longer than this command waits: try again later.`
         : 'Try again later.'
     case 'network_error':
-      return `Is the server running? The API URL is ${ctx.apiUrl ?? 'unknown'} (set it with --api-url or SITEHEALTH_API_URL).`
+      return `Is the server running? The API URL is ${ctx.apiUrl ?? 'unknown'} (set it with --api-url, SITEHEALTH_API_URL or \`${bin} config set api-url URL\`).`
+    case 'timeout':
+      return `Is the server overloaded or hung? Wait longer with --timeout SECONDS (or SITEHEALTH_TIMEOUT).`
     case 'invalid_response':
       return `Check --api-url / SITEHEALTH_API_URL (now ${ctx.apiUrl ?? 'unknown'}).`
     case 'not_found':
+      if (/no such route/i.test(err.message) && ctx.apiUrl && new URL(ctx.apiUrl).pathname.length > 1)
+        return `The API URL ${ctx.apiUrl} has a path this server does not serve: give the deployment's base URL (like ${new URL(ctx.apiUrl).origin}).`
       return ctx.notFoundHint
-    case 'internal_error':
     case 'check_failed':
+      return `The site did not answer; nothing was charged.${err.requestId ? ` (request id ${err.requestId})` : ''}`
+    case 'internal_error':
       return err.requestId ? `(request id ${err.requestId})` : undefined
     default:
       return undefined
@@ -135,18 +168,20 @@ function hintFor(err: ApiError, ctx: FailureContext): string | undefined {
 export function describeFailure(err: unknown, ctx: FailureContext = {}): Failure {
   const exitCode = exitCodeFor(err)
   if (err instanceof ApiError) {
-    const message = oneLine(err.message)
     const hint = hintFor(err, ctx)
+    // the server's message may end in advice of its own ("Create a new key to continue."): with a
+    // hint of ours, keep only its first sentence, so the line never says the same thing twice
+    const message = hint && ADVISED.has(err.code) ? firstSentence(oneLine(err.message)) : oneLine(err.message)
     return {
       exitCode,
       envelope: err.toEnvelope(),
-      line: `Error: ${message}${hint ? ` ${hint}` : ''}`,
+      line: `Error: ${message}${hint ? `${/[.!?]$/.test(message) ? '' : '.'} ${hint}` : ''}`,
     }
   }
   const isUsage = err instanceof UsageError || oclifExit(err) !== undefined
   const message =
     err instanceof Error ? (isUsage ? usageMessage(err) : oneLine(err.message)) : oneLine(String(err))
-  const code = isUsage ? 'usage_error' : 'unexpected_error'
+  const code = err instanceof UsageError ? err.code : isUsage ? 'usage_error' : 'unexpected_error'
   return {
     exitCode,
     envelope: { ok: false, error: { code, message } },

@@ -4,6 +4,7 @@
  * default is resolved in one place, `resolveClientSettings`, so a config file can sit between.
  */
 import { Flags } from '@oclif/core'
+import { DEFAULT_TIMEOUT_SECONDS } from '../client/client.js'
 
 export const clientFlags = {
   'api-url': Flags.string({
@@ -20,11 +21,38 @@ export const clientFlags = {
     helpGroup: 'GLOBAL',
     default: false,
   }),
+  timeout: Flags.integer({
+    description: `Give up on a request to the API after this many seconds (default ${DEFAULT_TIMEOUT_SECONDS}).`,
+    env: 'SITEHEALTH_TIMEOUT',
+    min: 1,
+    helpGroup: 'GLOBAL',
+  }),
+  color: Flags.boolean({
+    description:
+      'Colour the output (default: on a terminal, unless NO_COLOR; FORCE_COLOR or CLICOLOR_FORCE force it). --no-color turns it off.',
+    allowNo: true,
+    helpGroup: 'GLOBAL',
+  }),
 }
+
+/** Confirmation of a destructive or surprising action, for scripts. */
+export const yesFlag = Flags.boolean({
+  char: 'y',
+  description: 'Do not ask for confirmation (required when stdin is not a terminal).',
+  default: false,
+})
+
+/** Full ids and untruncated columns in tables. */
+export const wideFlag = Flags.boolean({
+  description: 'Show full ids and untruncated columns (a pipe always gets them).',
+  default: false,
+})
 
 export const adminFlags = {
   'api-url': clientFlags['api-url'],
   json: clientFlags.json,
+  timeout: clientFlags.timeout,
+  color: clientFlags.color,
   'admin-token': Flags.string({
     description:
       'Admin token of the server (else SITEHEALTH_ADMIN_TOKEN; on a loopback API URL, <data-dir>/admin-token).',

@@ -3,6 +3,7 @@
  * touch process.stdout/stderr or ora directly: one place decides what a terminal gets.
  */
 import type { Ora } from 'ora'
+import type { View } from './render/view.js'
 import { makeStyle, type OutputMode, type Style } from './style.js'
 
 export interface Streams {
@@ -12,6 +13,8 @@ export interface Streams {
 
 export class Terminal {
   readonly style: Style
+  /** What renderers get: colours, terminal or pipe, width. */
+  readonly view: View
   private spinner?: Ora
 
   constructor(
@@ -19,6 +22,12 @@ export class Terminal {
     private readonly streams: Streams = { stdout: process.stdout, stderr: process.stderr },
   ) {
     this.style = makeStyle(mode.colour)
+    this.view = { style: this.style, tty: mode.tty ?? true, width: mode.width }
+  }
+
+  /** A progress line on stderr, only when stderr is a terminal (a person is watching). */
+  progress(line: string): void {
+    if (this.mode.progress) this.notice(line)
   }
 
   /** Write `text` and a newline on stdout. */
@@ -46,7 +55,13 @@ export class Terminal {
     if (!this.mode.spinner || columns === 0) return work()
     const { default: ora } = await import('ora')
     // discardStdin: false, or `check --file -` would lose its input to ora's stdin handling
-    const spinner = ora({ text, stream: this.streams.stderr, discardStdin: false, isEnabled: true }).start()
+    const spinner = ora({
+      text,
+      stream: this.streams.stderr,
+      discardStdin: false,
+      isEnabled: true,
+      color: this.mode.colour ? 'cyan' : false,
+    }).start()
     this.spinner = spinner
     try {
       return await work()

@@ -19,10 +19,67 @@ import {
   type RecentChecks,
   type RunResult,
   type SavedCheck,
+  ACCOUNT_PATHS,
+  type AccountInfo,
+  type DeviceCode,
+  type InviteCreated,
+  type UserCreated,
+  type UserList,
 } from '../contract/index.js'
+import {
+  MONITOR_PATHS,
+  type Monitor,
+  type MonitorCreate,
+  type MonitorEvents,
+  type MonitorList,
+  type MonitorPatch,
+  type MonitorRuns,
+} from '../contract/monitors.js'
 
 /** Codes the client adds to the API's own (spec §7 and DESIGN.md §3). */
-export type ClientErrorCode = 'network_error' | 'no_api_key' | 'invalid_response'
+export type ClientErrorCode = 'network_error' | 'no_api_key' | 'invalid_response' | 'timeout'
+
+/** How long one request may take by default, seconds: a check on the server takes up to 15 s. */
+export const DEFAULT_TIMEOUT_SECONDS = 60
+
+/**
+ * The API's own path prefixes: a base URL copied from the docs with one of them on the end
+ * (`https://host/api/public/v1`) means the deployment's root, not a sub-path.
+ */
+const API_PREFIX = /\/api\/(?:public|admin)\/v1\/*$|\/api\/v1\/*$/
+
+/** The deployment's base URL as given, without a trailing slash or an API path prefix. */
+export function normaliseBaseUrl(url: string): string {
+  return url.replace(/\/+$/, '').replace(API_PREFIX, '').replace(/\/+$/, '')
+}
+
+/** Why a request got no HTTP answer, in one line a person can act on (never an OpenSSL dump). */
+export function networkReason(err: unknown, baseUrl: string): string {
+  const e = err as { code?: string; message?: string; cause?: { code?: string; message?: string } }
+  const code = e?.cause?.code ?? e?.code
+  const message = e?.cause?.message ?? e?.message ?? String(err)
+  if (
+    baseUrl.startsWith('https:') &&
+    (code === 'EPROTO' ||
+      code === 'ERR_SSL_WRONG_VERSION_NUMBER' ||
+      /wrong version number|packet length too long|SSL routines/i.test(message))
+  )
+    return `the server does not speak TLS there; is it ${baseUrl.replace(/^https:/, 'http:')}?`
+  if (
+    baseUrl.startsWith('http:') &&
+    (code === 'HPE_INVALID_CONSTANT' || code === 'UND_ERR_SOCKET') &&
+    /HTTP\/1|Expected HTTP|other side closed/i.test(message)
+  )
+    return `the server did not answer in plain HTTP; is it ${baseUrl.replace(/^http:/, 'https:')}?`
+  if (code && /^(?:CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|ERR_TLS_CERT)/.test(code))
+    return `its TLS certificate is not trusted (${code}); add the CA with NODE_EXTRA_CA_CERTS=/path/ca.pem`
+  if (code === 'ECONNREFUSED') return 'connection refused'
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'the host name does not resolve'
+  if (code === 'ECONNRESET') return 'the connection was reset'
+  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return 'the host is unreachable'
+  const first = String(message).split('\n')[0].trim()
+  return first.length > 160 ? `${first.slice(0, 157)}...` : first || 'no answer'
+}
 
 export class ApiError extends Error {
   override readonly name = 'ApiError'
@@ -55,7 +112,7 @@ export interface ClientOptions {
   baseUrl: string
   apiKey?: string
   adminToken?: string
-  /** How long to wait for response headers, ms (a check can take 15 s on the server). */
+  /** How long one request may take in all, ms (default DEFAULT_TIMEOUT_SECONDS). */
   timeoutMs?: number
   /**
    * On 429, wait out Retry-After and try again while the wait is at most this many seconds
@@ -67,11 +124,20 @@ export interface ClientOptions {
 }
 
 type Auth = 'none' | 'key' | 'admin'
+type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE'
+
+function query(params: { limit?: number; cursor?: string }): string {
+  const q = new URLSearchParams()
+  if (params.limit !== undefined) q.set('limit', String(params.limit))
+  if (params.cursor !== undefined) q.set('cursor', params.cursor)
+  const qs = q.toString()
+  return qs ? `?${qs}` : ''
+}
 
 export class SitehealthClient {
   readonly baseUrl: string
   constructor(private readonly opts: ClientOptions) {
-    this.baseUrl = opts.baseUrl.replace(/\/+$/, '')
+    this.baseUrl = normaliseBaseUrl(opts.baseUrl)
   }
 
   health(): Promise<Health> {
@@ -97,6 +163,32 @@ export class SitehealthClient {
     return this.call('GET', pathFor(PATHS.check, { id }), 'key')
   }
 
+  // ---- monitors (DESIGN.md §9) ----
+  createMonitor(body: MonitorCreate): Promise<Monitor> {
+    return this.call('POST', MONITOR_PATHS.monitors, 'key', body)
+  }
+  listMonitors(params: { limit?: number; cursor?: string } = {}): Promise<MonitorList> {
+    return this.call('GET', MONITOR_PATHS.monitors + query(params), 'key')
+  }
+  getMonitor(id: string): Promise<Monitor> {
+    return this.call('GET', pathFor(MONITOR_PATHS.monitor, { id }), 'key')
+  }
+  updateMonitor(id: string, patch: MonitorPatch): Promise<Monitor> {
+    return this.call('PATCH', pathFor(MONITOR_PATHS.monitor, { id }), 'key', patch)
+  }
+  deleteMonitor(id: string): Promise<void> {
+    return this.call('DELETE', pathFor(MONITOR_PATHS.monitor, { id }), 'key')
+  }
+  runMonitor(id: string): Promise<RunResult> {
+    return this.call('POST', pathFor(MONITOR_PATHS.run, { id }), 'key')
+  }
+  monitorRuns(id: string, params: { limit?: number; cursor?: string } = {}): Promise<MonitorRuns> {
+    return this.call('GET', pathFor(MONITOR_PATHS.runs, { id }) + query(params), 'key')
+  }
+  monitorEvents(id: string, params: { limit?: number; cursor?: string } = {}): Promise<MonitorEvents> {
+    return this.call('GET', pathFor(MONITOR_PATHS.events, { id }) + query(params), 'key')
+  }
+
   // ---- admin API ----
   createKey(body: { name: string; user?: string; credits?: number }): Promise<KeyCreated> {
     return this.call('POST', PATHS.adminKeys, 'admin', body)
@@ -109,6 +201,31 @@ export class SitehealthClient {
   }
   grantCredits(user: string, amount: number): Promise<CreditGrantResult> {
     return this.call('POST', pathFor(PATHS.adminCredits, { user }), 'admin', { amount })
+  }
+
+  // ---- accounts (DESIGN §10): admin users and invites, the device grant of `login`, `logout` ----
+  createUser(body: { email: string; admin?: boolean; credits?: number }): Promise<UserCreated> {
+    return this.call('POST', ACCOUNT_PATHS.adminUsers, 'admin', body)
+  }
+  listUsers(): Promise<UserList> {
+    return this.call('GET', ACCOUNT_PATHS.adminUsers, 'admin')
+  }
+  disableUser(user: string): Promise<AccountInfo> {
+    return this.call('POST', pathFor(ACCOUNT_PATHS.adminUserDisable, { user }), 'admin')
+  }
+  createInvite(body: { email?: string; admin?: boolean; credits?: number }): Promise<InviteCreated> {
+    return this.call('POST', ACCOUNT_PATHS.adminInvites, 'admin', body)
+  }
+  deviceCode(name: string): Promise<DeviceCode> {
+    return this.call('POST', ACCOUNT_PATHS.deviceCode, 'none', { name })
+  }
+  /** Throws ApiError with code authorization_pending / slow_down / access_denied / expired_token until approved. */
+  deviceToken(deviceCode: string): Promise<KeyCreated> {
+    return this.call('POST', ACCOUNT_PATHS.deviceToken, 'none', { device_code: deviceCode })
+  }
+  /** Revokes the key this client uses. */
+  revokeOwnKey(): Promise<KeyRevoked> {
+    return this.call('POST', ACCOUNT_PATHS.revokeSelf, 'key')
   }
 
   private authHeader(auth: Auth): string | undefined {
@@ -127,7 +244,7 @@ export class SitehealthClient {
       throw new ApiError(
         0,
         'no_api_key',
-        'No API key: pass --api-key, set SITEHEALTH_API_KEY, or save one with `sitehealth keys create --save`.',
+        'No API key: pass --api-key, set SITEHEALTH_API_KEY, or save one with `sitehealth config set api-key KEY` (an admin issues keys with `sitehealth keys create`).',
       )
     // Refuse a mistyped key before it leaves the machine.
     if (!isWellFormedApiKey(key))
@@ -139,7 +256,7 @@ export class SitehealthClient {
     return `Bearer ${key}`
   }
 
-  private async call<T>(method: 'GET' | 'POST', path: string, auth: Auth, body?: unknown): Promise<T> {
+  private async call<T>(method: Method, path: string, auth: Auth, body?: unknown): Promise<T> {
     const authorization = this.authHeader(auth)
     const maxWait = this.opts.maxRetryWaitSeconds ?? 0
     for (;;) {
@@ -162,11 +279,17 @@ export class SitehealthClient {
   }
 
   private async once<T>(method: string, path: string, authorization?: string, body?: unknown): Promise<T> {
-    const timeout = this.opts.timeoutMs ?? 60_000
+    const timeout = this.opts.timeoutMs ?? DEFAULT_TIMEOUT_SECONDS * 1000
+    // one deadline for the whole exchange: connect, headers and body (a server that accepts and
+    // never answers must not hold the command for longer than asked)
+    const signal = AbortSignal.timeout(timeout)
+    const timedOut = () =>
+      new ApiError(0, 'timeout', `No answer from ${this.baseUrl} within ${formatSeconds(timeout)}.`)
     let res
     try {
       res = await request(this.baseUrl + path, {
-        method: method as 'GET' | 'POST',
+        signal,
+        method: method as Method,
         headers: {
           accept: 'application/json',
           ...(authorization ? { authorization } : {}),
@@ -177,21 +300,27 @@ export class SitehealthClient {
         bodyTimeout: timeout,
       })
     } catch (err) {
-      const reason = err instanceof Error ? err.message : String(err)
-      throw new ApiError(0, 'network_error', `Cannot reach ${this.baseUrl}: ${reason}`)
+      if (signal.aborted) throw timedOut()
+      throw new ApiError(
+        0,
+        'network_error',
+        `Cannot reach ${this.baseUrl}: ${networkReason(err, this.baseUrl)}.`,
+      )
     }
     const requestId = header(res.headers['x-request-id'])
     let text: string
     try {
       text = await res.body.text()
     } catch (err) {
+      if (signal.aborted) throw timedOut()
       throw new ApiError(
         0,
         'network_error',
-        `The connection to ${this.baseUrl} broke: ${(err as Error).message}`,
+        `The connection to ${this.baseUrl} broke: ${networkReason(err, this.baseUrl)}.`,
         requestId,
       )
     }
+    if (res.statusCode === 204) return undefined as T
     let json: any
     try {
       json = JSON.parse(text)
@@ -215,6 +344,11 @@ export class SitehealthClient {
       Number.isFinite(retry) ? retry : undefined,
     )
   }
+}
+
+function formatSeconds(ms: number): string {
+  const s = ms / 1000
+  return `${Number.isInteger(s) ? s : s.toFixed(1)} s`
 }
 
 function header(v: string | string[] | undefined): string | undefined {

@@ -1,18 +1,22 @@
 import { Flags } from '@oclif/core'
 import { ClientCommand } from '../cli/base-command.js'
+import { wideFlag } from '../cli/flags.js'
 import { fetchRecent } from '../cli/recent-pages.js'
-import { renderRecent } from '../cli/render/checks.js'
+import { recentFooter, renderRecent } from '../cli/render/checks.js'
 
 export default class Recent extends ClientCommand<typeof Recent> {
   static override summary = 'List your saved checks, newest first.'
   static override description = `Shows one page of saved checks (id, URL, score, risk, created) and how to get the next one. --all follows next_cursor to the end and shows everything as one list.
 
+On a terminal: a table fitted to its width, with short ids (the last 8 characters; \`get\` accepts them) and URLs cut to fit; --wide shows them whole. Into a pipe: one tab-separated line per check with the full id, URL, score, risk and ISO time, and the count on stderr.
+
 --json prints the API body ({checks, next_cursor}); with --all, one object with every check and next_cursor null.`
 
   static override examples = [
     '<%= config.bin %> recent',
-    '<%= config.bin %> recent --limit 25',
+    '<%= config.bin %> recent --limit 25 --wide',
     '<%= config.bin %> recent --cursor 2025-06-01T12:00:00.000Z',
+    '<%= config.bin %> recent | cut -f1,3',
     "<%= config.bin %> recent --all --json | jq '.checks | length'",
   ]
 
@@ -23,6 +27,7 @@ export default class Recent extends ClientCommand<typeof Recent> {
     })(),
     cursor: Flags.string({ description: 'Start after this position: the next_cursor of a previous page.' }),
     all: Flags.boolean({ description: 'Follow next_cursor to the last page.', default: false }),
+    wide: wideFlag,
   }
 
   async run(): Promise<void> {
@@ -31,6 +36,12 @@ export default class Recent extends ClientCommand<typeof Recent> {
     const page = await this.spin('Loading saved checks…', () =>
       fetchRecent(client, { limit, cursor: this.flags.cursor, all: this.flags.all }),
     )
-    this.emit(page, (style) => renderRecent(style, page, { limit, all: this.flags.all }, this.config.bin))
+    const o = { limit, all: this.flags.all, wide: this.flags.wide }
+    this.emitList(
+      page,
+      (view) => renderRecent(view, page, o),
+      recentFooter(page, o, this.config.bin),
+      page.checks.length === 0,
+    )
   }
 }

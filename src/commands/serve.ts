@@ -1,6 +1,8 @@
 import { Command, Flags } from '@oclif/core'
-import { startServer } from '../server/serve.js'
-import { DataDirLockedError } from '../store/index.js'
+import { StartupError, startServer } from '../server/serve.js'
+import { DataDirLockedError, DatabaseError } from '../store/index.js'
+import { redactUrl } from '../store/postgres/url.js'
+import { SIGNUP_POLICIES } from '../accounts/service.js'
 
 /** Batch access-log lines to stderr once per tick: one write per burst, not per request. */
 function batchedLog(stream: NodeJS.WritableStream) {
@@ -15,19 +17,42 @@ function batchedLog(stream: NodeJS.WritableStream) {
   }
 }
 
+/** What a new user does next: issue a key for the CLI, then check a site (printed at start-up). */
+function nextSteps(
+  bin: string,
+  apiUrl: string | undefined,
+  dataDir: string | undefined,
+  envToken: boolean,
+): string {
+  const flags = [
+    apiUrl ? ` --api-url ${apiUrl}` : '',
+    dataDir && !envToken ? ` --data-dir ${dataDir}` : '',
+    envToken ? ' --admin-token "$SITEHEALTH_ADMIN_TOKEN"' : '',
+  ].join('')
+  return (
+    `Next, in another terminal: \`${bin} keys create --name me --save${flags}\` issues an API key and saves it with the URL; ` +
+    `then \`${bin} check https://example.com\`.\n`
+  )
+}
+
 export default class Serve extends Command {
   static override summary = 'Run the sitehealth API server with embedded storage.'
   static override description = `Serves the whole public API (health, meta, run a check and its alias, credits, recent checks, one check), the admin API for key issuance, /openapi.json and /docs, with API keys, credits and rate limits, storing data as JSON files under --data-dir.
 
 When ready it prints its base URL on stdout; access-log lines (method, path, status, milliseconds, request id) go to stderr. SIGINT/SIGTERM stop accepting connections, let running checks finish and flush storage.
 
-The admin token is SITEHEALTH_ADMIN_TOKEN, else one generated at first start into <data-dir>/admin-token (mode 0600).`
+The admin token is SITEHEALTH_ADMIN_TOKEN, else one generated at first start into <data-dir>/admin-token (mode 0600); either must be at least 32 characters (generate one with: openssl rand -base64 32).
+
+Capacity: at most --max-concurrent-checks checks run at once (and --max-concurrent-checks-per-user per user); a run past that waits briefly, then gets 503 with Retry-After. One key may cause at most --failure-limit free failed checks per --failure-window. Inbound connections are capped by --max-connections.
+
+With --database-url (or SITEHEALTH_DATABASE_URL) a postgres:// URL, data lives in PostgreSQL instead and any number of instances may share it behind a load balancer; pending schema migrations are applied at start, and SITEHEALTH_ADMIN_TOKEN is required (the same on every instance). TLS to the database follows the URL's sslmode.`
 
   static override examples = [
     '<%= config.bin %> serve',
     '<%= config.bin %> serve --port 0 --data-dir ./data',
     '<%= config.bin %> serve --host 0.0.0.0 --public-url https://health.example.com --initial-credits 500',
     '<%= config.bin %> serve --allow-private-targets   # intranet self-hosting: allow checks of private addresses',
+    'SITEHEALTH_ADMIN_TOKEN=... <%= config.bin %> serve --database-url postgres://sitehealth@db.internal/sitehealth?sslmode=verify-full',
   ]
 
   static override flags = {
@@ -72,7 +97,103 @@ The admin token is SITEHEALTH_ADMIN_TOKEN, else one generated at first start int
       min: 1,
       max: 120,
     }),
+    signup: Flags.string({
+      description:
+        'Who may create a dashboard account: open (anyone, with the initial credits), invite (invite links from an admin) or closed (admins create accounts).',
+      options: [...SIGNUP_POLICIES],
+      default: 'closed',
+    }),
+    'min-interval': Flags.integer({
+      description: 'Lowest monitor interval in seconds (tests, intranet self-hosting).',
+      default: 60,
+      min: 1,
+      max: 86_400,
+    }),
+    'smtp-url': Flags.string({
+      description: 'SMTP server for email alerts, e.g. smtps://user:pass@mail.example.com:465.',
+      env: 'SITEHEALTH_SMTP_URL',
+    }),
+    'smtp-from': Flags.string({
+      description: 'Sender address of email alerts.',
+      default: 'sitehealth <sitehealth@localhost>',
+    }),
+    'alert-backoff': Flags.integer({
+      description: 'First retry delay of a failed alert delivery, ms (then x4 each time).',
+      default: 2000,
+      min: 1,
+      hidden: true,
+    }),
+    'catch-up-window': Flags.integer({
+      description: 'Monitor runs missed while stopped are spread over this many seconds after a start.',
+      default: 60,
+      min: 0,
+    }),
+    'claim-lease': Flags.integer({
+      description:
+        'With a shared database: seconds after which a monitor run claimed by an instance that died is taken over (default: check timeout + 60).',
+      min: 1,
+      hidden: true,
+    }),
     quiet: Flags.boolean({ description: 'No access log.', default: false }),
+    'database-url': Flags.string({
+      description:
+        'Store in PostgreSQL (postgres://user:pass@host:5432/db?sslmode=...) instead of --data-dir.',
+      env: 'SITEHEALTH_DATABASE_URL',
+    }),
+    'db-pool-size': Flags.integer({
+      description: 'PostgreSQL connections per instance.',
+      default: 10,
+      min: 1,
+      max: 1000,
+    }),
+    'db-statement-timeout': Flags.integer({
+      description: 'PostgreSQL statement timeout, seconds.',
+      default: 10,
+      min: 1,
+      max: 600,
+    }),
+    'reservation-lease': Flags.integer({
+      description:
+        'Seconds a credit reserved by a check stays held if its instance dies mid-check (default: --check-timeout + 30).',
+      min: 1,
+    }),
+    'max-concurrent-checks': Flags.integer({
+      description:
+        'Checks in flight on the whole server (API and scheduled runs); API runs past it wait briefly, then get 503 with Retry-After.',
+      default: 64,
+      min: 1,
+    }),
+    'max-concurrent-checks-per-user': Flags.integer({
+      description: 'Checks in flight for one user.',
+      default: 16,
+      min: 1,
+    }),
+    'failure-limit': Flags.integer({
+      description:
+        'Failed checks (check_failed, free of charge) one key may cause per --failure-window; past it, runs get 429.',
+      default: 30,
+      min: 1,
+    }),
+    'max-connections': Flags.integer({
+      description:
+        'Inbound connections at once (default: half the file-descriptor limit, at most 1024; the rest stays for checks). At the cap, an idle connection of the client holding the most is closed to make room.',
+      min: 1,
+    }),
+    'failure-window': Flags.integer({
+      description: 'Window for --failure-limit, seconds.',
+      default: 3600,
+      min: 1,
+    }),
+    'redis-url': Flags.string({
+      description:
+        'Keep rate-limit windows in Redis (redis://[:password@]host:6379[/db]) instead of memory or PostgreSQL.',
+      env: 'SITEHEALTH_REDIS_URL',
+    }),
+    'redis-prefix': Flags.string({
+      description: "Prefix of this deployment's Redis keys (lets deployments share one Redis).",
+      env: 'SITEHEALTH_REDIS_PREFIX',
+      default: 'sitehealth',
+    }),
   }
 
   async run(): Promise<void> {
@@ -95,23 +216,58 @@ The admin token is SITEHEALTH_ADMIN_TOKEN, else one generated at first start int
           apiWindowSec: flags['rate-window'],
         },
         checkTimeoutMs: flags['check-timeout'] * 1000,
+        monitors: {
+          minInterval: flags['min-interval'],
+          smtpUrl: flags['smtp-url'],
+          smtpFrom: flags['smtp-from'],
+          alertBackoffMs: flags['alert-backoff'],
+          catchUpMs: flags['catch-up-window'] * 1000,
+          secretKey: process.env.SITEHEALTH_SECRET_KEY || undefined,
+          claimLeaseMs: flags['claim-lease'] ? flags['claim-lease'] * 1000 : undefined,
+        },
         adminToken: process.env.SITEHEALTH_ADMIN_TOKEN || undefined,
+        databaseUrl: flags['database-url'] || undefined,
+        dbPoolSize: flags['db-pool-size'],
+        dbStatementTimeoutMs: flags['db-statement-timeout'] * 1000,
+        leaseMs: flags['reservation-lease'] === undefined ? undefined : flags['reservation-lease'] * 1000,
+        signup: flags.signup as (typeof SIGNUP_POLICIES)[number],
+        redisUrl: flags['redis-url'] || undefined,
+        redisPrefix: flags['redis-prefix'],
         log,
+        maxConcurrentChecks: flags['max-concurrent-checks'],
+        maxConcurrentChecksPerUser: flags['max-concurrent-checks-per-user'],
+        failureLimit: flags['failure-limit'],
+        failureWindowSec: flags['failure-window'],
+        maxConnections: flags['max-connections'],
       })
     } catch (err) {
       if (err instanceof DataDirLockedError) this.error(err.message, { exit: 1 })
+      // one line, unwrapped: a setting to fix, not a bug
+      if (err instanceof DatabaseError || err instanceof StartupError) {
+        process.stderr.write(`Error: ${err.message}\n`)
+        this.exit(1)
+      }
       const e = err as NodeJS.ErrnoException
       if (e.code === 'EADDRINUSE')
-        this.error(`Port ${flags.port} is already in use: pick another with --port.`, { exit: 1 })
+        this.error(
+          `Port ${flags.port} is already in use: is another \`${this.config.bin} serve\` running? (\`${this.config.bin} status --api-url http://${flags.host}:${flags.port}\` tells.) Use it, stop it, or pick another port with --port.`,
+          { exit: 1 },
+        )
       if (e.code === 'EACCES') this.error(`No permission for ${e.path ?? dataDir}: ${e.message}`, { exit: 1 })
       throw err
     }
     process.stdout.write(`${server.url}\n`)
     process.stderr.write(
-      `sitehealth API on ${server.url} (docs ${server.url}/docs) - data in ${dataDir}` +
+      `sitehealth API on ${server.url} (docs ${server.url}/docs) - data in ${flags['database-url'] ? redactUrl(flags['database-url']) : dataDir}` +
         (server.adminTokenFile ? `, admin token in ${server.adminTokenFile}` : '') +
         (flags['allow-private-targets'] ? ' - private targets ALLOWED' : '') +
-        '\n',
+        '\n' +
+        nextSteps(
+          this.config.bin,
+          flags.port === 8787 ? undefined : server.url,
+          flags['data-dir'],
+          !server.adminTokenFile,
+        ),
     )
     await new Promise<void>((resolve) => {
       const stop = (signal: string) => {

@@ -17,8 +17,8 @@ export default class Status extends ClientCommand<typeof Status> {
   async run(): Promise<void> {
     const client = await this.client()
     const status = await this.spin(`Asking ${client.baseUrl}…`, () => fetchStatus(client))
-    this.emit({ api_url: status.apiUrl, health: status.health, meta: status.meta }, (style) =>
-      renderStatus(style, status),
+    this.emit({ api_url: status.apiUrl, health: status.health, meta: status.meta }, (view) =>
+      renderStatus(view, status),
     )
   }
 }

@@ -1,3 +1,7 @@
 export * from './schemas.js'
 export * from './routes.js'
 export * from './api-key.js'
+export * from './accounts.js'
+export * from './admin-token.js'
+export * from './examples.js'
+export * from './monitors.js'

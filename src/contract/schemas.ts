@@ -5,6 +5,7 @@
  * camelCase in the run result, snake_case everywhere else.
  */
 import { z } from 'zod'
+import { MAX_URL_LENGTH } from './routes.js'
 
 export const SERVICE_NAME = 'sitehealth'
 export const API_VERSION = 'v1'
@@ -35,6 +36,7 @@ export const ERROR_CODES = [
   'internal_error',
   'not_found',
   'method_not_allowed',
+  'server_busy',
 ] as const
 export type ErrorCode = (typeof ERROR_CODES)[number]
 
@@ -137,8 +139,17 @@ export const RunResult = z
   .meta({ id: 'RunResult' })
 export type RunResult = z.infer<typeof RunResult>
 
+// strict: the document forbids other fields, so the server refuses them too (the document is the contract)
 export const RunRequest = z
-  .object({ url: z.string().meta({ format: 'uri', description: 'A full http or https URL.' }) })
+  .strictObject({
+    url: z
+      .string()
+      .max(MAX_URL_LENGTH, { message: `The URL is longer than ${MAX_URL_LENGTH} characters` })
+      .meta({
+        format: 'uri',
+        description: `A full http or https URL, at most ${MAX_URL_LENGTH} characters.`,
+      }),
+  })
   .meta({ id: 'RunRequest' })
 export type RunRequest = z.infer<typeof RunRequest>
 
@@ -183,7 +194,7 @@ const UserId = z
   .meta({ description: 'User id: 1-64 characters of letters, digits, dot, dash, underscore.' })
 
 export const KeyCreateRequest = z
-  .object({
+  .strictObject({
     name: z.string().min(1).max(100),
     user: UserId.optional(),
     credits: z.int().min(0).max(1_000_000_000).optional(),
@@ -223,7 +234,7 @@ export const KeyRevoked = z.object({ id: Uuid, revoked_at: DateTime }).meta({ id
 export type KeyRevoked = z.infer<typeof KeyRevoked>
 
 export const CreditGrantRequest = z
-  .object({ amount: z.int().min(1).max(1_000_000_000) })
+  .strictObject({ amount: z.int().min(1).max(1_000_000_000) })
   .meta({ id: 'CreditGrantRequest' })
 export type CreditGrantRequest = z.infer<typeof CreditGrantRequest>
 

@@ -7,7 +7,11 @@
  *   is the key of that session's own client: each session gets its own McpServer and client, and
  *   a session only accepts requests carrying the key it was opened with, so keys never mix.
  * - Sessions are stateful (`Mcp-Session-Id`, a random UUID), held in memory, closed by DELETE,
- *   after 30 idle minutes, or at shutdown.
+ *   after 30 idle minutes, or at shutdown. A session that never gets past `initialize` (no
+ *   second request within `handshakeMs`, 30 s) is closed. Each key may hold `maxSessionsPerKey`
+ *   sessions (20): opening one more closes that key's least recently used idle session, or, when
+ *   all of them are busy, answers 429 to that key alone. The global cap (`maxSessions`, 1000)
+ *   stays as the last resort (503), so one key can no longer lock everyone else out.
  * - Every request's Host must be 127.0.0.1:PORT or localhost:PORT and a present Origin must be
  *   http(s)://127.0.0.1 or http(s)://localhost (any port), else 403: protection against DNS
  *   rebinding, as the MCP specification asks of local servers.
@@ -28,7 +32,12 @@ export const MCP_PATH = '/mcp'
 export const HEALTH_PATH = '/health'
 
 const MAX_BODY_BYTES = 1024 * 1024
-const MAX_SESSIONS = 1000
+export const MCP_SESSION_LIMITS = {
+  maxSessions: 1000,
+  maxSessionsPerKey: 20,
+  /** A session must send its second request (`notifications/initialized`) within this, ms. */
+  handshakeMs: 30_000,
+} as const
 
 export const HTTP_NO_KEY_HINT =
   'No API key: send the header Authorization: Bearer <your sitehealth API key> with every request to /mcp.'
@@ -42,6 +51,12 @@ export interface HttpServerOptions {
   authCacheMs?: number
   /** Sessions without a request for this long are closed, ms. */
   sessionIdleMs?: number
+  /** Sessions open at once, all keys together (the last resort: 503 past it). */
+  maxSessions?: number
+  /** Sessions one key may hold. */
+  maxSessionsPerKey?: number
+  /** How long a new session may stay at `initialize` alone, ms. */
+  handshakeMs?: number
   log?: (line: string) => void
 }
 
@@ -58,6 +73,8 @@ interface Session {
   keyHash: Buffer
   lastSeen: number
   active: number
+  /** Past the handshake: a request after `initialize` arrived. */
+  initialized: boolean
 }
 
 type Verdict =
@@ -68,6 +85,9 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<RunningH
   const log = opts.log ?? (() => {})
   const authCacheMs = opts.authCacheMs ?? 30_000
   const sessionIdleMs = opts.sessionIdleMs ?? 30 * 60_000
+  const maxSessions = opts.maxSessions ?? MCP_SESSION_LIMITS.maxSessions
+  const maxSessionsPerKey = opts.maxSessionsPerKey ?? MCP_SESSION_LIMITS.maxSessionsPerKey
+  const handshakeMs = opts.handshakeMs ?? MCP_SESSION_LIMITS.handshakeMs
   const sessions = new Map<string, Session>()
   const verdicts = new Map<string, { until: number; verdict: Promise<Verdict> }>()
   let port = opts.port
@@ -151,6 +171,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<RunningH
         return sendError(res, 403, 'forbidden', 'This MCP session was opened with a different API key.')
       const body = req.method === 'POST' ? await readJson(req, res) : undefined
       if (body === INVALID) return
+      session.initialized = true
       return serve(session, req, res, body)
     }
 
@@ -166,19 +187,52 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<RunningH
         -32000,
         'Bad Request: No valid session ID provided (send initialize first)',
       )
-    if (sessions.size >= MAX_SESSIONS)
-      return sendError(res, 503, 'too_many_sessions', 'Too many open MCP sessions: close some (DELETE /mcp).')
+    // this key's own quota first: make room among its own idle sessions, else refuse this key only
+    if (!makeRoomFor(hash))
+      return sendError(
+        res,
+        429,
+        'too_many_sessions',
+        `This API key already has ${maxSessionsPerKey} MCP sessions in use: end one with DELETE /mcp.`,
+        { 'retry-after': '30' },
+      )
+    if (sessions.size >= maxSessions)
+      return sendError(
+        res,
+        503,
+        'too_many_sessions',
+        'Too many open MCP sessions on this server; try again later.',
+        {
+          'retry-after': '60',
+        },
+      )
 
     const client = new SitehealthClient({ baseUrl: opts.apiUrl, apiKey: key })
     const server = createMcpServer(opts.version, () => client, { noKeyHint: HTTP_NO_KEY_HINT })
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
+        // opens that raced past the check above are evened out here
+        makeRoomFor(hash)
         sessions.set(id, session)
         log(`session ${id} opened`)
+        // a client that sends `initialize` and nothing else holds a session for nothing
+        setTimeout(() => {
+          if (!session.initialized && sessions.get(id) === session) {
+            log(`session ${id} closed: no request after initialize within ${handshakeMs} ms`)
+            void closeSession(id, session)
+          }
+        }, handshakeMs).unref()
       },
     })
-    const session: Session = { transport, server, keyHash: hash, lastSeen: Date.now(), active: 0 }
+    const session: Session = {
+      transport,
+      server,
+      keyHash: hash,
+      lastSeen: Date.now(),
+      active: 0,
+      initialized: false,
+    }
     transport.onclose = () => {
       const id = transport.sessionId
       if (id && sessions.get(id) === session) {
@@ -190,6 +244,23 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<RunningH
     await serve(session, req, res, body)
     // The transport refused the initialize request (e.g. a wrong Accept header): drop it.
     if (!transport.sessionId || !sessions.has(transport.sessionId)) await server.close().catch(() => {})
+  }
+
+  /**
+   * Closes the key's least recently used idle sessions until it holds fewer than its quota; false
+   * when that is impossible because its sessions are busy.
+   */
+  function makeRoomFor(keyHash: Buffer): boolean {
+    const own = [...sessions].filter(([, s]) => timingSafeEqual(s.keyHash, keyHash))
+    const excess = own.length - maxSessionsPerKey + 1
+    if (excess <= 0) return true
+    const idle = own.filter(([, s]) => s.active === 0).sort((a, b) => a[1].lastSeen - b[1].lastSeen)
+    if (idle.length < excess) return false
+    for (const [id, s] of idle.slice(0, excess)) {
+      log(`session ${id} closed: its key opened a newer one past the per-key limit`)
+      void closeSession(id, s)
+    }
+    return true
   }
 
   async function serve(session: Session, req: IncomingMessage, res: ServerResponse, body: unknown) {

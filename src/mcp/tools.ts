@@ -20,6 +20,7 @@ import {
   SIGNAL_NAMES,
   type RecentCheck,
 } from '../contract/index.js'
+import { registerMonitorTools } from './monitor-tools.js'
 
 export const MCP_SERVER_NAME = 'sitehealth-mcp'
 
@@ -49,7 +50,8 @@ const RunInput = {
   url: z
     .string()
     .max(MAX_URL_LENGTH, { message: `invalid_url: The URL is longer than ${MAX_URL_LENGTH} characters` })
-    .regex(/^https?:\/\/\S+$/i, { message: INVALID_URL_MESSAGE })
+    // spelled out case by case: JSON Schema patterns carry no `i` flag, and the API accepts HTTP://
+    .regex(/^[Hh][Tt][Tt][Pp][Ss]?:\/\/\S+$/, { message: INVALID_URL_MESSAGE })
     .meta({
       format: 'uri',
       description: 'The full http:// or https:// URL of the page to check, e.g. https://example.com/.',
@@ -224,6 +226,8 @@ export function registerTools(server: McpServer, getClient: ClientFactory, opts:
       }
     },
   )
+
+  registerMonitorTools(server, getClient, fail)
 }
 
 /** A new McpServer named sitehealth-mcp with the five tools. */
@@ -259,7 +263,8 @@ export function toolError(err: unknown, noKeyHint?: string): CallToolResult {
   if (err instanceof ApiError) {
     const message = err.code === 'no_api_key' && noKeyHint ? noKeyHint : err.message
     text = `${err.code}: ${message}`
-    if (err.retryAfter !== undefined && err.status === 429) text += ` Retry after ${err.retryAfter} s.`
+    if (err.retryAfter !== undefined && (err.status === 429 || err.status === 503))
+      text += ` Retry after ${err.retryAfter} s.`
     if (err.requestId) text += ` (request id ${err.requestId})`
   } else {
     text = `internal_error: ${err instanceof Error ? err.message : String(err)}`

@@ -10,20 +10,25 @@ import { PATHS } from '../contract/routes.js'
 import type { ServerOptions } from './context.js'
 import { renderDocs } from './docs.js'
 import { ServiceError, badRequest, internalError } from './errors.js'
-import { buildOpenApi } from './openapi.js'
+import { buildOpenApi, type DocLimits } from './openapi.js'
+import { CheckCapacity, DEFAULT_CAPACITY } from '../capacity/index.js'
+import { FailureBudget } from './failure-budget.js'
 import { RateLimiter } from './rate-limit.js'
 import { adminRoutes } from './routes/admin.js'
+import { monitorRoutes } from './routes/monitors.js'
 import { publicRoutes } from './routes/public.js'
+import { accountApiRoutes } from '../accounts/api-routes.js'
+import { dashboardRoutes } from '../dashboard/routes.js'
 
 type Handler = (event: H3Event) => unknown
 type RouteTable = Record<string, Partial<Record<string, Handler>>>
 
 /** On every API response: answers are per key and per moment, and never to be sniffed. */
-const SAFETY_HEADERS = {
+export const SAFETY_HEADERS = {
   'cache-control': 'no-store',
   'x-content-type-options': 'nosniff',
 }
-const BASE_HEADERS = { 'content-type': 'application/json; charset=utf-8', ...SAFETY_HEADERS }
+export const BASE_HEADERS = { 'content-type': 'application/json; charset=utf-8', ...SAFETY_HEADERS }
 
 /**
  * The request's id, made on first use: h3 may fail (a path that cannot be decoded) before
@@ -67,17 +72,41 @@ export interface App {
   /** Checks running now; shutdown waits for them. */
   inFlight: Set<Promise<unknown>>
   limiter: RateLimiter
+  /** Caps on checks in flight; scheduled runs take their slots from the same one. */
+  capacity: CheckCapacity
+  /** Free failures per key (swept with the limiter). */
+  failures: FailureBudget
 }
 
 export function createApp(opts: ServerOptions): App {
-  const limiter = new RateLimiter()
+  const limiter = opts.limiter ?? new RateLimiter()
   const inFlight = new Set<Promise<unknown>>()
-  const openapi = buildOpenApi()
-  const docsHtml = renderDocs(openapi)
+  opts.capacity ??= new CheckCapacity(DEFAULT_CAPACITY)
+  const capacity = opts.capacity
+  const failures = new FailureBudget(opts.failurePolicy)
+  const docLimits: DocLimits = {
+    runLimit: opts.limits.runLimit,
+    runWindowSec: opts.limits.runWindowSec,
+    apiLimit: opts.limits.apiLimit,
+    apiWindowSec: opts.limits.apiWindowSec,
+    maxConcurrentChecks: capacity.maxConcurrent,
+    maxConcurrentChecksPerUser: capacity.maxPerUser,
+    failureLimit: failures.policy.limit,
+    failureWindowSec: Math.round(failures.policy.windowMs / 1000),
+  }
+  const openapi = buildOpenApi(docLimits)
+  const docsHtml = renderDocs(openapi, docLimits)
 
   const table: RouteTable = {
-    ...publicRoutes(opts, limiter, inFlight),
+    ...publicRoutes(opts, limiter, inFlight, failures),
     ...adminRoutes(opts),
+    ...(opts.accounts
+      ? {
+          ...accountApiRoutes(opts, opts.accounts),
+          ...dashboardRoutes(opts, opts.accounts, limiter, inFlight, failures),
+        }
+      : {}),
+    ...(opts.monitoring ? monitorRoutes(opts, opts.monitoring, limiter, inFlight, failures) : {}),
     [PATHS.openapi]: {
       GET: (event) => {
         const origin = (opts.publicUrl ?? event.url.origin).replace(/\/+$/, '')
@@ -114,11 +143,10 @@ export function createApp(opts: ServerOptions): App {
       for (const [k, v] of Object.entries((event.context.extraHeaders ?? {}) as Record<string, string>))
         response.headers.set(k, v)
       if (opts.log) {
-        const started = event.context.startedAt as number | undefined
-        const ms = started === undefined ? '-' : (performance.now() - started).toFixed(1)
         // the raw path: a path that cannot be decoded is logged as sent
-        const path = event.req.url.replace(/^[a-z]+:\/\/[^/]+/i, '').split('?')[0]
-        opts.log(`${event.req.method} ${path} ${response.status} ${ms}ms ${requestIdOf(event)}`)
+        const path = event.req.url.replace(/^[a-z]+:\/\/[^/]+/i, '')
+        const started = event.context.startedAt as number | undefined
+        opts.log(accessLine(event.req.method, path, response.status, started, requestIdOf(event)))
       }
     },
   })
@@ -142,23 +170,42 @@ export function createApp(opts: ServerOptions): App {
       return handler(event)
     })
   }
-  return { app, inFlight, limiter }
+  return { app, inFlight, limiter, capacity, failures }
 }
 
-function errorResponse(error: unknown, event: H3Event, opts: ServerOptions): Response {
+/** One access-log line: method, path without the query, status, time and request id. */
+export function accessLine(
+  method: string,
+  pathAndQuery: string,
+  status: number,
+  startedAt: number | undefined,
+  requestId: string,
+): string {
+  const ms = startedAt === undefined ? '-' : (performance.now() - startedAt).toFixed(1)
+  return `${method} ${pathAndQuery.split('?')[0]} ${status} ${ms}ms ${requestId}`
+}
+
+/** Any failure as the envelope's status, headers and JSON body; 5xx causes go to the log. */
+export function renderError(
+  error: unknown,
+  requestId: string,
+  opts: ServerOptions,
+): { status: number; headers: Record<string, string>; body: string } {
   const e = toServiceError(error)
   if (e.status >= 500 && opts.log) {
     const cause = (error as HTTPError)?.cause ?? error
-    opts.log(`error ${requestIdOf(event)}: ${(cause as Error)?.stack ?? String(cause)}`)
+    opts.log(`error ${requestId}: ${(cause as Error)?.stack ?? String(cause)}`)
   }
   const body: ErrorEnvelope = {
     ok: false,
-    error: { code: e.code, message: e.message, request_id: requestIdOf(event) },
+    error: { code: e.code, message: e.message, request_id: requestId },
   }
-  return new Response(JSON.stringify(body), {
-    status: e.status,
-    headers: { ...BASE_HEADERS, ...e.headers },
-  })
+  return { status: e.status, headers: { ...BASE_HEADERS, ...e.headers }, body: JSON.stringify(body) }
+}
+
+function errorResponse(error: unknown, event: H3Event, opts: ServerOptions): Response {
+  const { status, headers, body } = renderError(error, requestIdOf(event), opts)
+  return new Response(body, { status, headers })
 }
 
 /** Our own errors pass through; h3's become the nearest envelope code; anything else is internal_error. */

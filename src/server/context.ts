@@ -1,4 +1,10 @@
+import type { CheckCapacity } from '../capacity/index.js'
+import type { Monitoring } from '../monitors/runtime.js'
 import type { Store } from '../store/types.js'
+import type { Accounts } from '../accounts/service.js'
+import type { DashboardMonitors } from '../dashboard/monitors-port.js'
+import type { FailurePolicy } from './failure-budget.js'
+import type { RateLimiter } from './rate-limit.js'
 
 export interface Limits {
   /** Run-check requests per key per window (routes 3 and 4 share it). */
@@ -21,8 +27,22 @@ export interface ServerOptions {
   limits: Limits
   /** Whole-check budget, ms. */
   checkTimeoutMs: number
+  /** Accounts and the dashboard at `/` (DESIGN §10); without it neither is served. */
+  accounts?: Accounts
+  /** The dashboard's view of monitors (DESIGN §9), when the server runs them. */
+  dashboardMonitors?: DashboardMonitors
+  /** Monitors and alerts (DESIGN.md §9); their routes exist when it is given. */
+  monitoring?: Monitoring
+  /** Shared rate-limit windows (memory, PostgreSQL or Redis); in memory when omitted. */
+  limiter?: RateLimiter
   /** One line per request; omit to disable. */
   log?: (line: string) => void
+  /** Caps on checks in flight, shared with scheduled runs (default: 64 server-wide, 16 per user). */
+  capacity?: CheckCapacity
+  /** How long an API run waits for a free slot before 503, ms (default 5000). */
+  capacityWaitMs?: number
+  /** Free failures (check_failed) per key per window (default 30 per hour). */
+  failurePolicy?: FailurePolicy
 }
 
 export const DEFAULT_LIMITS: Limits = { runLimit: 10, runWindowSec: 60, apiLimit: 120, apiWindowSec: 60 }

@@ -2,6 +2,8 @@
  * /docs: a self-contained human reference (no CDN, no script), rendered once from the OpenAPI
  * document so the page and the machine description always agree.
  */
+import { DEFAULT_DOC_LIMITS, type DocLimits } from './openapi.js'
+
 type Json = Record<string, any>
 
 const esc = (s: unknown) =>
@@ -50,7 +52,22 @@ function table(rows: string): string {
     : ''
 }
 
-export function renderDocs(doc: Json): string {
+/** The examples of a media type (`example` or `examples`), as titled JSON blocks. */
+function examplesOf(media: Json | undefined): string {
+  if (!media) return ''
+  const list: [string, unknown][] =
+    media.example !== undefined
+      ? [['Example', media.example]]
+      : Object.values<Json>(media.examples ?? {}).map((e) => [e.summary ?? 'Example', e.value])
+  return list
+    .map(
+      ([title, value]) =>
+        `<p class="ex">${esc(title)}</p><pre><code>${esc(JSON.stringify(value, null, 2))}</code></pre>`,
+    )
+    .join('')
+}
+
+export function renderDocs(doc: Json, limits: DocLimits = DEFAULT_DOC_LIMITS): string {
   let ops = ''
   let toc = ''
   for (const [path, methods] of Object.entries<Json>(doc.paths)) {
@@ -66,11 +83,17 @@ export function renderDocs(doc: Json): string {
           body += `<tr><td><code>${esc(p.name)}</code></td><td>${esc(p.in)}</td><td>${esc(typeOf(doc, p.schema))}${p.schema.default !== undefined ? ` (default ${esc(p.schema.default)})` : ''}</td><td>${p.required ? 'yes' : 'no'}</td></tr>`
         body += '</table>'
       }
-      const reqSchema = op.requestBody?.content?.['application/json']?.schema
-      if (reqSchema) body += `<h4>Request body</h4>${table(fields(doc, reqSchema))}`
+      const reqMedia = op.requestBody?.content?.['application/json']
+      if (reqMedia?.schema)
+        body += `<h4>Request body</h4>${table(fields(doc, reqMedia.schema))}${examplesOf(reqMedia)}`
       body += '<h4>Responses</h4><ul>'
-      for (const [status, r] of Object.entries<Json>(op.responses))
-        body += `<li><code>${esc(status)}</code> ${esc(r.description)}</li>`
+      for (const [status, r] of Object.entries<Json>(op.responses)) {
+        const headers = Object.keys(r.headers ?? {})
+          .map((h) => `<code>${esc(h)}</code>`)
+          .join(', ')
+        const examples = examplesOf(r.content?.['application/json'])
+        body += `<li><code>${esc(status)}</code> ${esc(r.description)}${headers ? ` Headers: ${headers}.` : ''}${examples ? `<details><summary>Example${examples.split('class="ex"').length > 2 ? 's' : ''}</summary>${examples}</details>` : ''}</li>`
+      }
       body += '</ul>'
       const okSchema = Object.entries<Json>(op.responses).find(([s]) => s.startsWith('2'))?.[1]?.content?.[
         'application/json'
@@ -86,7 +109,7 @@ export function renderDocs(doc: Json): string {
 body{font:15px/1.5 system-ui,sans-serif;max-width:980px;margin:0 auto;padding:1rem 1.5rem;color:#1b1f24}
 code{font:13px ui-monospace,monospace;background:#f3f4f6;padding:0 .25em;border-radius:3px}
 table{border-collapse:collapse;margin:.5rem 0;width:100%}td,th{border:1px solid #d0d7de;padding:.25rem .5rem;text-align:left;vertical-align:top}
-th{background:#f6f8fa}section{border-top:1px solid #d0d7de;padding-top:.5rem;margin-top:1.5rem}
+th{background:#f6f8fa}pre{background:#f6f8fa;padding:.5rem;overflow-x:auto}p.ex{margin:.25rem 0;font-size:13px;color:#57606a}section{border-top:1px solid #d0d7de;padding-top:.5rem;margin-top:1.5rem}
 .m{display:inline-block;min-width:3.5em;text-align:center;border-radius:4px;color:#fff;font-size:12px;padding:0 .3em}
 .get{background:#1f6feb}.post{background:#1a7f37}ul.toc{list-style:none;padding:0}ul.toc a{text-decoration:none}
 </style></head><body>
@@ -97,11 +120,14 @@ th{background:#f6f8fa}section{border-top:1px solid #d0d7de;padding-top:.5rem;mar
 <pre><code>curl -s -X POST "$BASE/api/public/v1/checks/run" \\
   -H "Authorization: Bearer $SITEHEALTH_API_KEY" -H "Content-Type: application/json" \\
   -d '{"url":"https://example.com"}'</code></pre>
-<h2>Rules</h2>
+<h2>Rules and the limits of this server</h2>
 <ul><li>Credits: each successful saved check costs 1 credit; invalid or blocked URLs, failed checks and refused requests cost nothing.</li>
-<li>Rate limits per key: 10 run-check requests per minute (both run routes share one counter), 120 per minute for other routes; sliding window. Every authenticated response carries <code>RateLimit</code> and <code>RateLimit-Policy</code>; a 429 carries <code>Retry-After</code>.</li>
+<li>Rate limits per key (sliding windows): ${limits.runLimit} run-check requests per ${limits.runWindowSec} s (both run routes share one counter), ${limits.apiLimit} requests per ${limits.apiWindowSec} s for other routes. Every response of a key route past authentication carries <code>RateLimit</code> and <code>RateLimit-Policy</code>; a 429 carries <code>Retry-After</code>.</li>
+<li>Failed checks are free, but at most ${limits.failureLimit} per ${limits.failureWindowSec} s per key; past that, runs get 429 <code>rate_limited</code> until the oldest failure leaves the window.</li>
+<li>Checks in flight: at most ${limits.maxConcurrentChecks} on this server and ${limits.maxConcurrentChecksPerUser} per user; a run past that waits briefly, then gets 503 <code>server_busy</code> with <code>Retry-After</code>, nothing charged.</li>
+<li>Request bodies: JSON, at most 16 KiB; the URL at most 2048 characters; unknown fields are refused (400).</li>
 <li>Recent checks come newest first; pass <code>next_cursor</code> as <code>cursor</code> for the next page.</li>
-<li>Every response carries <code>X-Request-Id</code>.</li></ul>
+<li>Every response carries <code>X-Request-Id</code>; a 401 carries <code>WWW-Authenticate</code>; a 405 carries <code>Allow</code>.</li></ul>
 <h2>Errors</h2><p>Every error has this envelope:</p>${envelope}
 <table><tr><th>Status</th><th>Meaning</th></tr>${Object.entries({
     400: 'invalid_url',
@@ -112,6 +138,7 @@ th{background:#f6f8fa}section{border-top:1px solid #d0d7de;padding-top:.5rem;mar
     429: 'rate_limited',
     500: 'internal_error',
     502: 'check_failed',
+    503: 'server_busy',
   })
     .map(([s, c]) => `<tr><td>${s}</td><td><code>${c}</code></td></tr>`)
     .join('')}</table>

@@ -1,72 +1,143 @@
 /**
- * Sliding-window rate limits per key (DESIGN.md §3): a log of request times per key and policy,
- * trimmed as it ages, so the count is exact and Retry-After is the moment the oldest request in
- * the window leaves it. Memory per key is bounded by the limit.
+ * Rate limits per key (DESIGN.md §3, §8) on rate-limiter-flexible, so that every instance counts in
+ * one shared window: in memory for the embedded store, in PostgreSQL (a `rate_limits` table on the
+ * storage pool) with a database, in Redis with `--redis-url`.
+ *
+ * The window is the library's: it opens at a key's first counted request and lasts the policy's
+ * window; when it ends, the whole quota is back. `t` and Retry-After are the seconds until then,
+ * so retrying after Retry-After always succeeds (README, "rate limits", says how this differs
+ * from a sliding log).
  */
+import type { Redis } from 'ioredis'
+import type pg from 'pg'
+import {
+  RateLimiterMemory,
+  RateLimiterPostgres,
+  RateLimiterRedis,
+  RateLimiterRes,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible'
+import type { Limits } from './context.js'
+
 export interface Policy {
   name: string
   limit: number
   windowMs: number
 }
 
+/** The two policies of DESIGN §3: the run routes share one, every other authenticated route the other. */
+export function policiesOf(limits: Limits): { run: Policy; api: Policy } {
+  return {
+    run: { name: 'run', limit: limits.runLimit, windowMs: limits.runWindowSec * 1000 },
+    api: { name: 'api', limit: limits.apiLimit, windowMs: limits.apiWindowSec * 1000 },
+  }
+}
+
 export interface Decision {
   allowed: boolean
   remaining: number
-  /** Seconds until a slot frees (whole, at least 1 when refused). */
+  /** Seconds until the window ends (whole, at least 1 when refused). */
   resetSec: number
   headers: Record<string, string>
 }
 
-class Window {
-  private times: number[] = []
-  private head = 0
-  trim(now: number, windowMs: number) {
-    while (this.head < this.times.length && this.times[this.head] <= now - windowMs) this.head++
-    if (this.head > 1024 && this.head * 2 > this.times.length) {
-      this.times = this.times.slice(this.head)
-      this.head = 0
-    }
-  }
-  get count() {
-    return this.times.length - this.head
-  }
-  get oldest() {
-    return this.times[this.head]
-  }
-  push(t: number) {
-    this.times.push(t)
-  }
-}
+/** Where the windows live. */
+export type LimiterStore =
+  { kind: 'memory' } | { kind: 'postgres'; pool: pg.Pool } | { kind: 'redis'; client: Redis; prefix?: string }
+
+/** The PostgreSQL table of windows (created at start if missing, in the pool's search_path). */
+export const RATE_LIMIT_TABLE = 'rate_limits'
 
 export class RateLimiter {
-  private windows = new Map<string, Window>()
-  constructor(private readonly clock: () => number = Date.now) {}
+  private readonly limiters = new Map<string, RateLimiterAbstract>()
+  private readonly policyHeaders = new Map<string, string>()
 
-  hit(key: string, policy: Policy): Decision {
-    const now = this.clock()
-    const id = `${policy.name}\0${key}`
-    let w = this.windows.get(id)
-    if (!w) this.windows.set(id, (w = new Window()))
-    w.trim(now, policy.windowMs)
-    const allowed = w.count < policy.limit
-    if (allowed) w.push(now)
-    const remaining = Math.max(0, policy.limit - w.count)
-    const resetMs = w.count > 0 ? w.oldest + policy.windowMs - now : 0
-    const resetSec = allowed ? Math.ceil(resetMs / 1000) : Math.max(1, Math.ceil(resetMs / 1000))
+  constructor(private readonly store: LimiterStore = { kind: 'memory' }) {}
+
+  /**
+   * Prepares the store: with PostgreSQL, creates the windows' table if missing, under an advisory
+   * lock so that instances starting together on an empty database do not race (the library's own
+   * CREATE TABLE IF NOT EXISTS can fail when two run at the same moment).
+   */
+  async init(policies: Policy[]): Promise<void> {
+    if (this.store.kind === 'postgres') {
+      const client = await this.store.pool.connect()
+      try {
+        await client.query('BEGIN')
+        await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`sitehealth:${RATE_LIMIT_TABLE}`])
+        // the columns rate-limiter-flexible's PostgreSQL store reads and writes
+        await client.query(
+          `CREATE TABLE IF NOT EXISTS ${RATE_LIMIT_TABLE} (key varchar(255) PRIMARY KEY, points integer NOT NULL DEFAULT 0, expire bigint)`,
+        )
+        await client.query('COMMIT')
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => {})
+        throw err
+      } finally {
+        client.release()
+      }
+    }
+    for (const p of policies) this.limiterFor(p)
+  }
+
+  private limiterFor(policy: Policy): RateLimiterAbstract {
+    const id = `${policy.name}:${policy.limit}:${policy.windowMs}`
+    let limiter = this.limiters.get(id)
+    if (limiter) return limiter
+    const base = {
+      points: policy.limit,
+      duration: policy.windowMs / 1000,
+      keyPrefix: policy.name,
+    }
+    // A key already over its limit is refused from memory until its window ends, without a round
+    // trip to the shared store: a client hammering after a 429 costs the database nothing.
+    const shared = { ...base, inMemoryBlockOnConsumed: policy.limit + 1 }
+    // If the shared store fails (Redis or the database unreachable), each instance keeps limiting
+    // on its own instead of failing every request.
+    const insuranceLimiter = new RateLimiterMemory(base)
+    const s = this.store
+    if (s.kind === 'memory') limiter = new RateLimiterMemory(base)
+    else if (s.kind === 'redis')
+      limiter = new RateLimiterRedis({
+        ...shared,
+        keyPrefix: `${s.prefix ?? 'sitehealth'}:rl:${policy.name}`,
+        storeClient: s.client,
+        insuranceLimiter,
+      })
+    else
+      limiter = new RateLimiterPostgres({
+        ...shared,
+        storeClient: s.pool,
+        storeType: 'pool',
+        tableName: RATE_LIMIT_TABLE,
+        tableCreated: true,
+        insuranceLimiter,
+      })
+    this.limiters.set(id, limiter!)
+    this.policyHeaders.set(id, `"${policy.name}";q=${policy.limit};w=${Math.round(policy.windowMs / 1000)}`)
+    return limiter!
+  }
+
+  /** Counts one request of `key` under `policy` and says whether it may go on. */
+  async hit(key: string, policy: Policy): Promise<Decision> {
+    const limiter = this.limiterFor(policy)
+    let res: RateLimiterRes
+    let allowed = true
+    try {
+      res = await limiter.consume(key)
+    } catch (err) {
+      if (!(err instanceof RateLimiterRes)) throw err
+      res = err
+      allowed = false
+    }
+    const remaining = res.remainingPoints
+    const ms = Math.max(0, res.msBeforeNext)
+    const resetSec = allowed ? Math.ceil(ms / 1000) : Math.max(1, Math.ceil(ms / 1000))
     const headers: Record<string, string> = {
-      'ratelimit-policy': `"${policy.name}";q=${policy.limit};w=${Math.round(policy.windowMs / 1000)}`,
+      'ratelimit-policy': this.policyHeaders.get(`${policy.name}:${policy.limit}:${policy.windowMs}`)!,
       ratelimit: `"${policy.name}";r=${remaining};t=${resetSec}`,
     }
     if (!allowed) headers['retry-after'] = String(resetSec)
     return { allowed, remaining, resetSec, headers }
-  }
-
-  /** Drop idle windows (called periodically). */
-  sweep(maxWindowMs: number) {
-    const now = this.clock()
-    for (const [id, w] of this.windows) {
-      w.trim(now, maxWindowMs)
-      if (w.count === 0) this.windows.delete(id)
-    }
   }
 }

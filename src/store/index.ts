@@ -1,25 +1,30 @@
 /**
- * The storage entry point: `openStore` opens the embedded lowdb backend (the only one so far)
- * behind the Store interface of types.ts.
+ * The storage entry point: `openStore` (open.ts) opens the backend a deployment asked for behind
+ * the Store interface of types.ts (the embedded lowdb store in a data dir, unless a database URL is
+ * given). The PostgreSQL backend is imported from './postgres/index.js' where needed.
  */
-import { LowdbStore } from './lowdb-store.js'
-import type { Store } from './types.js'
 
-export type { CheckRecord, KeyRecord, ListChecksOptions, Store, UserRecord } from './types.js'
-export { DataDirLockedError } from './lock.js'
+export type {
+  CheckRecord,
+  CheckStore,
+  ImportedCheck,
+  KeyRecord,
+  KeyStore,
+  ListChecksOptions,
+  NewCheck,
+  Reservation,
+  Store,
+  UserRecord,
+  UserStore,
+} from './types.js'
+export { DatabaseError, DuplicateEmailError, InsufficientCreditsError, StoreClosedError } from './errors.js'
 export {
+  DataDirLockedError,
+  DEFAULT_LEASE_MS,
   DEFAULT_SHARD_SIZE,
-  InsufficientCreditsError,
   LowdbStore,
-  StoreClosedError,
   openLowdbStore,
   type LowdbStoreOptions,
-} from './lowdb-store.js'
+} from './lowdb/index.js'
 
-/**
- * Opens the store in `dataDir` (created with mode 0700 if missing) and locks the directory.
- * Rejects with DataDirLockedError when another live process holds it.
- */
-export async function openStore(dataDir: string): Promise<Store> {
-  return LowdbStore.open(dataDir)
-}
+export { openStore, type OpenStoreOptions } from './open.js'

@@ -1,13 +1,26 @@
 /**
- * The storage interface. Everything above the store (routes, auth, credits) talks to this, so
- * another backend can be added without touching routes. Durability contract: when a returned
- * promise of a write method resolves, the write is on disk (a `kill -9` after it loses nothing).
+ * The storage contract. Everything above the store (routes, auth, admin, commands) talks to these
+ * interfaces only, so a backend (embedded lowdb, PostgreSQL) can be swapped without touching them.
+ *
+ * A Store is composed of one interface per concern: `users` (users and their credits), `keys`,
+ * `checks`. A new concern (monitors, accounts) is a new interface here, a new property of Store,
+ * and one file per backend (src/store/<backend>/<concern>.ts) wired into that backend's store.ts.
+ *
+ * Every method is asynchronous: a database answers over the network. Durability: when a write's
+ * promise resolves, the write is durable (a `kill -9` or a crash after it loses nothing), except
+ * `keys.touch`, which records key use lazily.
+ *
+ * Several processes may share one PostgreSQL store; everything here then holds across them.
  */
 import type { SavedCheck } from '../contract/schemas.js'
+import type { MonitorStore } from './monitors.js'
+
+export type * from './accounts.js'
+import type { AccountStore } from './accounts.js'
 
 export interface UserRecord {
   id: string
-  /** Total credits ever granted (initial credits included). */
+  /** Total credits ever granted (initial credits and imports included). */
   credits_granted: number
   /** Credits consumed by saved checks. */
   credits_used: number
@@ -20,7 +33,7 @@ export interface KeyRecord {
   user_id: string
   /** Displayable start of the key, e.g. `shk_live_AbC123`. */
   prefix: string
-  /** SHA-256 hex of the full key. The secret itself never touches disk. */
+  /** SHA-256 hex of the full key. The secret itself is never stored. */
   hash: string
   created_at: string
   last_used_at: string | null
@@ -32,58 +45,92 @@ export interface CheckRecord extends SavedCheck {
   user_id: string
 }
 
+/** What a caller hands to `checks.commit`: the store assigns the id and created_at. */
+export type NewCheck = Omit<CheckRecord, 'id' | 'created_at'>
+/** What `checks.import` takes: the owner is the user imported into. */
+export type ImportedCheck = Omit<CheckRecord, 'id' | 'created_at' | 'user_id'>
+
 export interface ListChecksOptions {
   limit: number
   /** Only checks created strictly before this ISO timestamp. */
   before?: string
 }
 
-export interface Store {
-  // ---- users and credits ----
-  getUser(userId: string): UserRecord | undefined
-  /** Creates the user with `initialCredits` granted if it does not exist yet. */
-  ensureUser(userId: string, initialCredits: number): Promise<UserRecord>
+/**
+ * One credit held for a check about to run. It ends by `checks.commit` (the credit is charged),
+ * by `users.releaseCredit` (returned), or by its lease running out (returned: the process holding
+ * it died or never came back).
+ */
+export interface Reservation {
+  readonly id: string
+  readonly user_id: string
+  /** Epoch ms after which the reservation no longer holds a credit. */
+  readonly expires_at: number
+}
+
+/** Users and their credits. */
+export interface UserStore {
+  get(userId: string): Promise<UserRecord | undefined>
+  /** Creates the user with `initialCredits` granted if it does not exist yet; else returns it unchanged. */
+  ensure(userId: string, initialCredits: number): Promise<UserRecord>
+  /** Adds credits (a non-negative integer); creates the user when missing. */
   grantCredits(userId: string, amount: number): Promise<UserRecord>
-  /** credits_granted - credits_used - reserved. */
-  availableCredits(userId: string): number
+  /** credits_granted - credits_used - live reservations; never below zero. */
+  availableCredits(userId: string): Promise<number>
   /**
-   * Reserve one credit for a check about to run. Synchronous so that concurrent requests cannot
-   * overspend: returns false (and reserves nothing) when nothing is available.
+   * Holds one credit for a check about to run, atomically: concurrent callers (in this process or
+   * any other sharing the store) never hold more than is available. Undefined when nothing is.
    */
-  reserveCredit(userId: string): boolean
-  /** Give back a reservation whose check failed. */
-  releaseCredit(userId: string): void
-  /**
-   * Save a check and consume its reserved credit in one durable step. Assigns the id (a UUID) and
-   * `created_at`, unique per user (bumped by 1 ms on a collision), and returns the saved record and
-   * the balance left.
-   */
-  commitCheck(
-    record: Omit<CheckRecord, 'id' | 'created_at'>,
-  ): Promise<{ check: CheckRecord; remaining: number }>
-  /**
-   * Bulk-load saved checks (benchmarks, tests, imports). Imported checks count as used and the same
-   * number is granted in the same write, so the balance is unchanged and used = saved checks.
-   */
-  importChecks(
-    userId: string,
-    records: Omit<CheckRecord, 'id' | 'created_at' | 'user_id'>[],
-    createdAt?: Date[],
-  ): Promise<void>
+  reserveCredit(userId: string): Promise<Reservation | undefined>
+  /** Returns a reservation's credit (a failed check). Releasing twice, or after commit, does nothing. */
+  releaseCredit(reservation: Reservation): Promise<void>
+}
 
-  // ---- checks ----
-  getCheck(userId: string, id: string): Promise<CheckRecord | undefined>
+export interface CheckStore {
+  /**
+   * Saves a check and charges its reservation in one durable step (never one without the other).
+   * Assigns the id (a UUIDv7) and `created_at`, unique per user (bumped by 1 ms on a collision), and
+   * returns the saved record and the balance left. When the reservation is no longer live (its
+   * lease ran out), a credit is charged if one is available, else InsufficientCreditsError; on any
+   * failure the reservation is left for the caller to release.
+   */
+  commit(reservation: Reservation, record: NewCheck): Promise<{ check: CheckRecord; remaining: number }>
+  /**
+   * Bulk-load saved checks (benchmarks, tests). Imported checks count as used and the same number
+   * is granted with them, so the balance is unchanged and credits_used = saved checks. Dates
+   * default to "now, each earlier one a millisecond before"; all land after the user's newest check.
+   */
+  import(userId: string, records: ImportedCheck[], createdAt?: Date[]): Promise<void>
+  /** The user's check with this id (case-insensitive), or undefined, also for another user's. */
+  get(userId: string, id: string): Promise<CheckRecord | undefined>
   /** Newest first. `next` is the created_at of the last item when older ones exist, else null. */
-  listChecks(userId: string, opts: ListChecksOptions): Promise<{ items: CheckRecord[]; next: string | null }>
+  list(userId: string, opts: ListChecksOptions): Promise<{ items: CheckRecord[]; next: string | null }>
+}
 
-  // ---- keys ----
-  createKey(key: KeyRecord): Promise<KeyRecord>
-  listKeys(): KeyRecord[]
-  findKeyByHash(hash: string): KeyRecord | undefined
-  revokeKey(id: string, at: string): Promise<KeyRecord | undefined>
-  /** Record use; may be written lazily (not acknowledged data). */
-  touchKey(id: string, at: string): void
+export interface KeyStore {
+  /** Rejects when the id or the hash exists already. */
+  create(key: KeyRecord): Promise<KeyRecord>
+  /** All keys, newest first. */
+  list(): Promise<KeyRecord[]>
+  /** Revocation is visible to every process sharing the store within 5 s. */
+  findByHash(hash: string): Promise<KeyRecord | undefined>
+  /** Sets revoked_at once; undefined for an unknown id. */
+  revoke(id: string, at: string): Promise<KeyRecord | undefined>
+  /** Records use; written lazily (not acknowledged data), never blocks the request. */
+  touch(id: string, at: string): void
+}
 
-  /** Flush pending writes and release the data-dir lock. */
+export interface Store {
+  /** Which backend this is, for logs and messages. */
+  readonly backend: 'lowdb' | 'postgres'
+  readonly users: UserStore
+  readonly keys: KeyStore
+  readonly checks: CheckStore
+  /** Dashboard accounts, sessions, invites, device grants (DESIGN §10); a backend without it serves no dashboard. */
+  readonly accounts?: AccountStore
+  /** Monitors, runs, events, deliveries, next-run times (DESIGN.md §9; monitors.ts). A backend
+   * without it serves no monitor routes. */
+  readonly monitors?: MonitorStore
+  /** Flushes pending writes and releases the backend (lock, pool). */
   close(): Promise<void>
 }

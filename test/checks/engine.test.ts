@@ -32,7 +32,9 @@ describe('runCheck', () => {
     expect(r.healthScore).toBeGreaterThanOrEqual(90)
     expect(r.riskLevel).toBe('low')
     expect(r.status).toBe('ok')
-    for (const signal of Object.values(r.signals)) expect(signal.status).toBe('ok')
+    // each signal by name, with its message, so a failure says which one and why
+    for (const [name, signal] of Object.entries(r.signals))
+      expect({ name, status: signal.status, message: signal.message }).toMatchObject({ name, status: 'ok' })
     expect(r.missingHeaders).toEqual([])
     expect(r.performanceScore).toBeGreaterThanOrEqual(90)
     expect(r.responseTimeMs).toBeGreaterThan(0)

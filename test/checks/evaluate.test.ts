@@ -71,10 +71,12 @@ describe('evaluate', () => {
     ])
     expect(report.responseTimeMs).toBe(2401)
     expect(report.performanceScore).toBe(report.signals.pagespeed.score)
-    expect(report.performanceScore).toBe(37)
+    // the server wait is counted once in pagespeed (in the simulated paint times), so a slow server
+    // with a small page costs the estimate what it costs Lighthouse (its slow-2500 corpus page: 84)
+    expect(report.performanceScore).toBe(83)
     expect(report.summary).toBe(
-      'example.com needs review (health 75/100, medium risk): slow first byte: 2.4 s (aim for under 0.8 s); ' +
-        'the largest part is waiting for the server (2.3 s) (and 3 more issues).',
+      'example.com needs review (health 79/100, medium risk): slow first byte: 2.4 s (aim for under 0.8 s); ' +
+        'the largest part is waiting for the server (2.3 s) (and 2 more issues).',
     )
   })
 

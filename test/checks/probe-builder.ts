@@ -47,6 +47,13 @@ export function healthyCertificate(): CertificateInfo {
     validTo: inDays(70),
     selfSigned: false,
     fingerprint256: 'AB:CD:EF',
+    hasSubjectAltName: true,
+    keyType: 'ec',
+    keyBits: 256,
+    signatureAlgorithm: 'sha256WithRSAEncryption',
+    signatureHash: 'SHA-256',
+    mustStaple: false,
+    issuerMissing: false,
   }
 }
 
@@ -58,6 +65,11 @@ export function healthyTls(): TlsInfo {
     hostnameMatches: true,
     certificate: healthyCertificate(),
     alpnProtocol: 'h2',
+    cipher: 'TLS_AES_128_GCM_SHA256',
+    keyExchange: 'ECDHE',
+    ephemeralKey: { type: 'ECDH', name: 'X25519', bits: 253 },
+    ocspStapled: false,
+    legacyFallback: false,
   }
 }
 
@@ -90,6 +102,8 @@ export function healthyProbe(overrides: Overrides<ProbeResult> = {}): ProbeResul
       location: 'https://example.com/',
     },
     startedAt: NOW.toISOString(),
+    page: null,
+    critical: null,
   }
   return merge(base, overrides)
 }

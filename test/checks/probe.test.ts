@@ -1,7 +1,8 @@
+import net from 'node:net'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { CheckError } from '../../src/checks/errors.js'
 import { assertTargetAllowed } from '../../src/checks/guard.js'
-import { probe, type ProbeOptions } from '../../src/checks/probe.js'
+import { companionUrl, probe, PROBE_DEFAULTS, type ProbeOptions } from '../../src/checks/probe.js'
 import { DOCS_URL } from '../../src/checks/user-agent.js'
 import { PAGE_BYTES, startTargets, type Targets } from '../fixtures/targets.js'
 
@@ -102,7 +103,7 @@ describe('the response', () => {
     const path = `/json?ua=${Date.now()}`
     await probe(new URL(path, t.httpsOrigin), base)
     await probe(new URL(path + '-own', t.httpsOrigin), { ...base, userAgent: 'my-bot/2' })
-    const seen = t.requests.filter((r) => r.url.includes(path))
+    const seen = t.requests.filter((r) => r.url.includes(path) && r.method === 'GET')
     expect(seen[0].headers['user-agent']).toBe(`sitehealth/1.0.0 (+${DOCS_URL})`)
     expect(seen[0].headers.accept).toBe('text/html,*/*;q=0.8')
     expect(seen[0].headers['accept-encoding']).toBe('gzip, deflate, br')
@@ -112,6 +113,35 @@ describe('the response', () => {
   it('returns a 500 as a result, not an error', async () => {
     const r = await probe(new URL(t.serverError), base)
     expect(r.response.status).toBe(500)
+  })
+})
+
+describe('the page', () => {
+  it('reads the decoded HTML of the final response (gzip undone) into page', async () => {
+    const r = await probe(new URL(t.redirectChain), base)
+    expect(r.page).not.toBeNull()
+    expect(r.page!.baseUrl).toBe(r.finalUrl)
+    expect(r.page!.bytesParsed).toBe(PAGE_BYTES.healthy)
+    expect(r.page!.truncated).toBe(false)
+    expect(r.page!.textChars).toBeGreaterThan(1_000)
+  })
+
+  it('reads no page for a non-HTML response', async () => {
+    expect((await probe(new URL(t.json), base)).page).toBeNull()
+  })
+
+  it('keeps at most the HTML cap (512 KiB by default) while still counting the whole body', async () => {
+    const r = await probe(new URL(t.large), base)
+    expect(PAGE_BYTES.large).toBeGreaterThan(PROBE_DEFAULTS.maxHtmlBytes)
+    expect(r.page!.bytesParsed).toBeLessThanOrEqual(PROBE_DEFAULTS.maxHtmlBytes)
+    expect(r.page!.bytesParsed).toBeGreaterThan(PROBE_DEFAULTS.maxHtmlBytes - 4)
+    expect(r.page!.truncated).toBe(true)
+    expect(r.response.bodyBytesDecoded).toBe(PAGE_BYTES.large)
+
+    const small = await probe(new URL(t.healthy), { ...base, maxHtmlBytes: 300 })
+    expect(small.page!.bytesParsed).toBeLessThanOrEqual(300)
+    expect(small.page!.truncated).toBe(true)
+    expect(small.response.bodyBytesDecoded).toBe(PAGE_BYTES.healthy)
   })
 })
 
@@ -210,11 +240,64 @@ describe('the companion request', () => {
     expect(r.alternate?.tls?.authorized).toBe(true)
   })
 
+  // issue 11 item 7: the companion scheme on the matching port (IANA 80/443 and http-alt/https-alt 8080/8443)
+  it.each([
+    ['https://example.com/', 'http://example.com/'],
+    ['http://example.com/a?b', 'https://example.com/a?b'],
+    ['https://example.com:8443/', 'http://example.com:8080/'],
+    ['http://example.com:8080/x', 'https://example.com:8443/x'],
+    ['https://example.com:9443/', null],
+    ['http://example.com:3000/', null],
+  ])('the companion of %s is %s', (url, expected) => {
+    expect(companionUrl(new URL(url))?.href ?? null).toBe(expected)
+  })
+
+  it('takes alternatePort over the pairs, on any port', () => {
+    expect(companionUrl(new URL('https://example.com:9443/'), 9080)?.href).toBe('http://example.com:9080/')
+  })
+
+  it('says which URL it would have asked when it was skipped', async () => {
+    const r = await probe(new URL(t.healthy), base)
+    expect(r.alternate?.url).toBe(t.healthy.replace(/^https:\/\/([^:/]+):\d+/, 'http://$1'))
+  })
+
   it('never fails the check when it fails', async () => {
     const r = await probe(new URL(t.plainHttp), { ...base, alternatePort: port(t.closedPort) })
     expect(r.response.status).toBe(200)
     expect(r.alternate).toMatchObject({ attempted: true, ok: false })
     expect(r.alternate?.error).toMatch(/connection refused/)
+  })
+})
+
+describe('the CORS request', () => {
+  it('sends one OPTIONS with a made-up Origin, once the page is read', async () => {
+    const before = t.requests.length
+    const r = await probe(new URL(t.healthy), base)
+    const options = t.requests.slice(before).filter((q) => q.method === 'OPTIONS')
+    expect(options).toHaveLength(1)
+    expect(options[0].url).toBe(r.finalUrl)
+    expect(options[0].headers.origin).toBe(r.cors?.origin)
+    expect(options[0].headers['access-control-request-method']).toBe('GET')
+    expect(r.cors).toMatchObject({ url: r.finalUrl, answered: true, status: 200, allowOrigin: null })
+  })
+
+  it('asks the final URL after redirects (the first answer would be the redirect’s)', async () => {
+    const before = t.requests.length
+    const r = await probe(new URL(t.redirectChain), base)
+    const options = t.requests.slice(before).filter((q) => q.method === 'OPTIONS')
+    expect(options.at(-1)?.url).toBe(r.finalUrl)
+    expect(options.length).toBeLessThanOrEqual(2)
+    expect(r.cors).toMatchObject({ url: r.finalUrl, answered: true })
+  })
+
+  it('uses a new random Origin for every check', async () => {
+    const [a, b] = await Promise.all([probe(new URL(t.healthy), base), probe(new URL(t.healthy), base)])
+    expect(a.cors?.origin).not.toBe(b.cors?.origin)
+  })
+
+  it('is not sent for a redirect past the cap', async () => {
+    const r = await probe(new URL(t.redirectTooLong), base)
+    expect(r.cors).toBeNull()
   })
 })
 
@@ -243,6 +326,21 @@ describe('blocked targets', () => {
     const err = await failure(probe(url, { ...base, allowPrivateTargets: false, resolver }))
     expect(err.code).toBe('invalid_url')
     expect(err.message).toContain('rebind.test')
+  })
+
+  it('does not tell the caller which address a blocked name resolves to (only the log gets it)', async () => {
+    const resolver = stubResolver({ vm: ['10.1.2.3'], 'db.internal': ['127.0.0.1'] })
+    for (const [host, address] of [
+      ['vm', '10.1.2.3'],
+      ['db.internal', '127.0.0.1'],
+    ]) {
+      const url = new URL(`http://${host}:${port(t.plainHttp)}/`)
+      const err = await failure(probe(url, { ...base, allowPrivateTargets: false, resolver }))
+      expect(err.code).toBe('invalid_url')
+      expect(err.message).toBe(`Blocked for safety: ${host} resolves to a private or local address`)
+      expect(err.message).not.toMatch(/loopback|\d+\.\d+\.\d+/)
+      expect(err.detail).toContain(address)
+    }
   })
 
   it('connects through the same lookup when private targets are allowed', async () => {
@@ -281,7 +379,9 @@ describe('failures', () => {
     const url = new URL(t.plainHttp.replace('http:', 'https:'))
     const err = await failure(probe(url, base))
     expect(err.code).toBe('check_failed')
-    expect(err.message).toMatch(/^The TLS handshake with 127\.0\.0\.1:\d+ failed: .+/)
+    expect(err.message).toMatch(
+      /^127\.0\.0\.1:\d+ does not speak TLS: it answered the handshake with something else, most likely plain HTTP/,
+    )
   })
 
   it('reports a name that does not resolve', async () => {
@@ -289,6 +389,28 @@ describe('failures', () => {
     const err = await failure(probe(new URL('http://nowhere.test/'), { ...base, resolver }))
     expect(err.code).toBe('check_failed')
     expect(err.message).toBe('Could not resolve nowhere.test: no such host')
+  })
+
+  it.each([
+    ['an SSH banner', 'SSH-2.0-OpenSSH_9.2\r\n'],
+    ['an invalid status line', 'HTTP/1.1 abc OK\r\n\r\n'],
+    ['a control character in a header', 'HTTP/1.1 200 OK\r\nX: a\x01b\r\nContent-Length: 0\r\n\r\n'],
+    ['bare LF line ends', 'HTTP/1.1 200 OK\nContent-Length: 0\n\n'],
+  ])('maps undici’s code-less parser error for %s to one clear sentence', async (_name, reply) => {
+    const server = net.createServer((s) => {
+      s.on('error', () => {})
+      s.once('data', () => s.end(reply))
+    })
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+    try {
+      const where = `127.0.0.1:${(server.address() as net.AddressInfo).port}`
+      const err = await failure(probe(new URL(`http://${where}/`), base))
+      expect(err.code).toBe('check_failed')
+      expect(err.message).toBe(`${where} did not answer with valid HTTP`)
+      expect(err.detail).toMatch(/HTTPParserError/)
+    } finally {
+      server.close()
+    }
   })
 
   it('honours the caller’s signal', async () => {

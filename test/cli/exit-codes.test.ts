@@ -17,7 +17,8 @@ describe('exit code table (DESIGN.md §2)', () => {
     ['no_api_key', 0, 4],
     ['insufficient_credits', 402, 5],
     ['rate_limited', 429, 6],
-    ['check_failed', 502, 1],
+    ['check_failed', 502, 7],
+    ['timeout', 0, 1],
     ['internal_error', 500, 1],
     ['network_error', 0, 1],
     ['invalid_response', 200, 1],
@@ -62,12 +63,12 @@ describe('describeFailure', () => {
       api(
         'no_api_key',
         0,
-        'No API key: pass --api-key, set SITEHEALTH_API_KEY, or save one with `sitehealth keys create --save`.',
+        'No API key: pass --api-key, set SITEHEALTH_API_KEY, or save one with `sitehealth config set api-key KEY` (an admin issues keys with `sitehealth keys create`).',
       ),
     )
     expect(f.line).toMatch(/--api-key/)
     expect(f.line).toMatch(/SITEHEALTH_API_KEY/)
-    expect(f.line).toMatch(/keys create --save/)
+    expect(f.line).toMatch(/config set api-key/)
   })
 
   it('points at where a refused key came from', () => {
@@ -75,7 +76,7 @@ describe('describeFailure', () => {
       apiKeyFrom: 'SITEHEALTH_API_KEY',
     })
     expect(f.line).toBe(
-      'Error: Invalid API key. Check the key given by SITEHEALTH_API_KEY, or create one with `sitehealth keys create --save`.',
+      'Error: Invalid API key. Check the key given by SITEHEALTH_API_KEY, or save a valid one with `sitehealth config set api-key KEY`.',
     )
   })
 
@@ -110,6 +111,58 @@ describe('describeFailure', () => {
     expect(f.envelope.error.code).toBe('usage_error')
     expect(f.line).toBe('Error: Missing 1 required arg: id (see --help)')
     expect(f.line).not.toMatch(/\n/)
+  })
+
+  it('never says the same advice twice (the server ends its message with advice of its own)', () => {
+    const revoked = describeFailure(
+      api('revoked_api_key', 401, 'This API key has been revoked. Create a new key to continue.'),
+    )
+    expect(revoked.line).toBe(
+      'Error: This API key has been revoked. Get a new key (an admin runs `sitehealth keys create`) and save it with `sitehealth config set api-key KEY`.',
+    )
+    expect(revoked.line).not.toMatch(/to continue/)
+    const credits = describeFailure(
+      api(
+        'insufficient_credits',
+        402,
+        'Not enough credits to run a check. Ask your administrator for more credits.',
+      ),
+    )
+    expect(credits.line.match(/Ask/g)).toHaveLength(1)
+    expect(credits.line).toMatch(/^Error: Not enough credits to run a check\. Ask the administrator/)
+  })
+
+  it('hints at --allow-private-targets for a blocked target, by where the server runs', () => {
+    const blocked = api(
+      'invalid_url',
+      400,
+      'Blocked for safety: intranet.example resolves to a private address',
+    )
+    expect(describeFailure(blocked, { apiUrl: 'http://127.0.0.1:8787' }).line).toMatch(
+      /restart it with `sitehealth serve --allow-private-targets`/,
+    )
+    expect(describeFailure(blocked, { apiUrl: 'https://health.example.com' }).line).toMatch(
+      /If you run this server yourself, `sitehealth serve --allow-private-targets`/,
+    )
+    expect(describeFailure(api('invalid_url', 400, 'The URL is empty')).line).toBe('Error: The URL is empty')
+    // a message ending in a parenthesis still gets its full stop before the hint
+    const paren = api('invalid_url', 400, 'Blocked for safety: 127.0.0.1 is a loopback address (127.0.0.0/8)')
+    expect(describeFailure(paren, { apiUrl: 'http://127.0.0.1:8787' }).line).toMatch(
+      /\(127\.0\.0\.0\/8\)\. To check/,
+    )
+  })
+
+  it('explains an API URL with a path the server does not serve', () => {
+    const f = describeFailure(api('not_found', 404, 'No such route. See /docs for the API.'), {
+      apiUrl: 'https://health.example.com/sitehealth',
+    })
+    expect(f.line).toMatch(/give the deployment's base URL \(like https:\/\/health\.example\.com\)/)
+  })
+
+  it('a timeout says how to wait longer', () => {
+    const f = describeFailure(api('timeout', 0, 'No answer from http://x within 5 s.'))
+    expect(f.exitCode).toBe(1)
+    expect(f.line).toMatch(/--timeout/)
   })
 
   it('never leaks a stack for unexpected errors, and says how to get one', () => {

@@ -1,19 +1,21 @@
 import { stripVTControlCharacters } from 'node:util'
 import { describe, expect, it } from 'vitest'
-import { renderRecent, renderRunResult, renderSavedCheck } from '../../src/cli/render/checks.js'
+import { recentFooter, renderRecent, renderRunResult, renderSavedCheck } from '../../src/cli/render/checks.js'
 import {
   renderCreditGrant,
   renderKeyCreated,
+  keyListFooter,
   renderKeyList,
   renderKeyRevoked,
 } from '../../src/cli/render/admin.js'
 import { formatTime } from '../../src/cli/render/format.js'
 import { renderCredits, renderStatus } from '../../src/cli/render/service.js'
+import { plainView } from '../../src/cli/render/view.js'
 import { makeStyle } from '../../src/cli/style.js'
 import { ESC, recentPage, runResult, savedCheck } from './fixtures.js'
 
-const plain = makeStyle(false)
-const colour = makeStyle(true)
+const plain = plainView()
+const colour = plainView({ style: makeStyle(true) })
 
 describe('renderRunResult', () => {
   const text = renderRunResult(plain, runResult())
@@ -71,41 +73,146 @@ describe('renderRunResult', () => {
 describe('renderSavedCheck', () => {
   const text = renderSavedCheck(plain, savedCheck)
   it('shows all five signals, status, summary, score, risk, created', () => {
-    for (const label of ['reachability', 'https / ssl', 'response time', 'security headers', 'pagespeed'])
+    for (const label of ['reachability', 'https', 'response time', 'security headers', 'pagespeed'])
       expect(text).toContain(label)
-    expect(text).toMatch(/https \/ ssl\s+needs_review\s+Certificate expired on 2025-05-29\./)
+    expect(text).toMatch(/https\s+needs_review\s+Certificate expired on 2025-05-29\./)
     expect(text).toMatch(/pagespeed\s+unavailable\s+Not measured\./)
     expect(text).toMatch(/score\s+46\/100/)
     expect(text).toMatch(/risk\s+high/)
     expect(text).toMatch(/summary\s+The certificate expired 3 days ago\./)
-    expect(text).toMatch(/status\s+completed/)
+    expect(text.split('\n')[0]).toBe('https://shop.example/  needs_review')
     expect(text).toMatch(/created\s+2025-06-01 12:00:00 UTC/)
     expect(text).not.toContain(ESC)
   })
 })
 
 describe('renderRecent', () => {
-  it('is a table with id, url, score, risk, created and the next-page command', () => {
-    const text = renderRecent(plain, recentPage(3, '2025-06-01T11:59:58.000Z'), { limit: 25 })
-    expect(text).toMatch(/id.*url.*score.*risk.*created/)
-    expect(text).toContain('https://site2.example/')
-    expect(text).toContain('88/100')
-    expect(text).toContain(
+  it('on a terminal: a borderless table with short ids, and the next-page command after it', () => {
+    const page = recentPage(3, '2025-06-01T11:59:58.000Z')
+    const text = renderRecent(plain, page, { limit: 25 })
+    const [head, ...rows] = text.split('\n')
+    expect(head).toMatch(/^ID\s+URL\s+SCORE\s+RISK\s+CREATED \(UTC\)$/)
+    expect(rows).toHaveLength(3)
+    expect(rows[2]).toMatch(/^00000002\s+https:\/\/site2\.example\/\s+88\/100\s+low\s+2025-06-01 11:59$/)
+    expect(text).not.toMatch(/[│┌─]/)
+    expect(recentFooter(page, { limit: 25 })).toBe(
       '3 checks. Next page: sitehealth recent --limit 25 --cursor 2025-06-01T11:59:58.000Z',
     )
     expect(text).not.toContain(ESC)
   })
-  it('says when there is nothing more', () => {
-    expect(renderRecent(plain, recentPage(1, null))).toContain('1 check. No more checks.')
+  it('--wide: full ids', () => {
+    expect(renderRecent(plain, recentPage(1, null), { wide: true })).toContain(
+      '00000000-0000-4000-8000-000000000000',
+    )
   })
-  it('says how to start when empty', () => {
-    expect(renderRecent(plain, recentPage(0, null), { all: true })).toMatch(/No saved checks\. Run one with/)
+  it('in a pipe: tab-separated full values, no header', () => {
+    const text = renderRecent(plainView({ tty: false }), recentPage(2, null))
+    expect(text.split('\n')).toEqual([
+      '00000000-0000-4000-8000-000000000000\thttps://site0.example/\t90\tlow\t2025-06-01T12:00:00.000Z',
+      '00000000-0000-4000-8000-000000000001\thttps://site1.example/\t89\tlow\t2025-06-01T11:59:59.000Z',
+    ])
   })
-  it('colours only through the style (cli-table3 adds none of its own)', () => {
+  it('fits the width by cutting URLs, never ids or scores', () => {
+    const page = recentPage(2, null)
+    page.checks[0].url = `https://${'very-long-name.'.repeat(6)}example/path`
+    for (const width of [60, 80]) {
+      const lines = renderRecent(plainView({ width }), page).split('\n')
+      for (const l of lines) expect(l.length).toBeLessThanOrEqual(width)
+      expect(lines[1]).toContain('…')
+      expect(lines[1]).toMatch(/^00000000\s/)
+      expect(lines[1]).toContain('90/100')
+    }
+  })
+  it('says when there is nothing more, and how to start when empty', () => {
+    expect(recentFooter(recentPage(1, null))).toBe('1 check. No more checks.')
+    expect(recentFooter(recentPage(0, null), { all: true })).toMatch(/No saved checks\. Run one with/)
+  })
+  it('colours only through the style', () => {
     const coloured = renderRecent(colour, recentPage(2, null))
     expect(coloured).toContain(ESC)
     expect(stripVTControlCharacters(coloured)).toBe(renderRecent(plain, recentPage(2, null)))
   })
+})
+
+describe('check and get show the same check alike', () => {
+  it('same labels and the same field names', () => {
+    const label = (t: string) =>
+      t
+        .split('\n')
+        .slice(1, t.split('\n').indexOf(''))
+        .filter((l) => /^ {2}\S/.test(l))
+        .map((l) => l.slice(0, 18).trim())
+    expect(label(renderRunResult(plain, runResult()))).toEqual(label(renderSavedCheck(plain, savedCheck)))
+    for (const f of ['score', 'risk', 'summary', 'check id', 'created']) {
+      expect(renderRunResult(plain, runResult())).toMatch(new RegExp(`^  ${f}\\s`, 'm'))
+      expect(renderSavedCheck(plain, savedCheck)).toMatch(new RegExp(`^  ${f}\\s`, 'm'))
+    }
+  })
+  it('get shows what was measured: certificate, TLS, timings, headers', () => {
+    const measured = structuredClone(savedCheck)
+    measured.checks.https_ssl.details = {
+      issuer: 'R11',
+      validTo: '2025-08-30T00:00:00.000Z',
+      daysLeft: 90,
+      protocol: 'TLSv1.3',
+      authorized: true,
+    }
+    measured.checks.response_time.details = {
+      dnsMs: 3,
+      connectMs: 4,
+      tlsMs: 11,
+      serverWaitMs: 90,
+      ttfbMs: 110,
+      totalMs: 130,
+    }
+    measured.checks.security_headers.details = {
+      present: ['content-security-policy'],
+      missing: ['permissions-policy'],
+      weak: [{ header: 'strict-transport-security', problem: 'max-age is 1 day' }],
+    }
+    measured.checks.reachability.details = {
+      statusCode: 200,
+      httpVersion: '2',
+      redirectCount: 1,
+      finalUrl: 'https://shop.example/',
+    }
+    const text = renderSavedCheck(plain, measured)
+    expect(text).toContain('certificate: expires 2025-08-30 (in 90 days), issued by R11')
+    expect(text).toContain('tls: TLSv1.3, chain trusted')
+    expect(text).toContain(
+      'timing: dns 3 ms, connect 4 ms, tls 11 ms, server 90 ms, first byte 0.11 s, total 0.13 s',
+    )
+    expect(text).toContain('present: content-security-policy')
+    expect(text).toContain('missing: permissions-policy')
+    expect(text).toContain('weak: strict-transport-security (max-age is 1 day)')
+    expect(text).toContain('answer: HTTP 200, HTTP/2, 1 redirect to https://shop.example/')
+  })
+  it('ignores details of unexpected shapes instead of failing', () => {
+    const odd = structuredClone(savedCheck)
+    odd.checks.https_ssl.details = { validTo: 42, issuer: { cn: 'x' }, protocol: null }
+    odd.checks.security_headers.details = { present: 'all', weak: [7, null] }
+    expect(() => renderSavedCheck(plain, odd)).not.toThrow()
+    expect(renderSavedCheck(plain, odd)).not.toMatch(/certificate:|present:|weak:/)
+  })
+})
+
+describe('wrapping to the terminal', () => {
+  const long = runResult()
+  long.data.summary = 'word '.repeat(60).trim()
+  long.data.checks.https.message =
+    'Certificate for shop.example expires in 6 days (2026-11-28); renew it before it lapses and visitors see a warning'
+  for (const width of [60, 80, 120]) {
+    it(`${width} columns: no line is wider, continuation lines hang under the text`, () => {
+      const lines = renderRunResult(plainView({ width }), long).split('\n')
+      for (const l of lines) expect(l.length, l).toBeLessThanOrEqual(width)
+      const summary = lines.findIndex((l) => l.startsWith('  summary'))
+      const col = lines[summary].indexOf('word')
+      expect(lines[summary + 1].indexOf('word')).toBe(col)
+      expect(lines[summary + 1].slice(0, col).trim()).toBe('')
+      // never a word cut in two
+      for (const l of lines) expect(l).not.toMatch(/\bwor$|^\s*ord\b/)
+    })
+  }
 })
 
 describe('service views', () => {
@@ -166,8 +273,13 @@ describe('admin views', () => {
     expect(text).not.toContain('THEREST0fTHESECRET')
     expect(text).toContain('shk_live_abcdef')
     expect(text).toContain('active')
-    expect(text).toContain('revoked 2025-06-01 12:00:00 UTC')
-    expect(text).toContain('2 keys.')
+    expect(text).toContain('revoked')
+    expect(
+      renderKeyList(plainView({ tty: false }), {
+        keys: [{ ...key, last_used_at: null, revoked_at: key.created_at }].map(({ key: _k, ...k }) => k),
+      }),
+    ).toContain('revoked 2025-06-01T12:00:00.000Z')
+    expect(keyListFooter({ keys: [] })).toMatch(/No API keys yet/)
   })
   it('revoke and grant', () => {
     expect(renderKeyRevoked(plain, { id: key.id, revoked_at: key.created_at })).toContain(

@@ -392,32 +392,36 @@ describe('rate limits', () => {
 })
 
 describe('storage through serve', () => {
-  it('keeps data across a restart and refuses a second serve on the same data dir', async () => {
-    const target = await startTarget()
-    const first = await startServe()
-    const { key } = await first.createKey({ user: 'keeper', credits: 3 })
-    const call1 = api(first.url)
-    const run = await call1('POST', '/api/public/v1/checks/run', { key, body: { url: target.url } })
-    expect(run.status).toBe(200)
+  it(
+    'keeps data across a restart and refuses a second serve on the same data dir',
+    { timeout: 90_000 },
+    async () => {
+      const target = await startTarget()
+      const first = await startServe()
+      const { key } = await first.createKey({ user: 'keeper', credits: 3 })
+      const call1 = api(first.url)
+      const run = await call1('POST', '/api/public/v1/checks/run', { key, body: { url: target.url } })
+      expect(run.status).toBe(200)
 
-    await expect(startServe({ dataDir: first.dataDir })).rejects.toThrow(/already|lock|in use/i)
+      await expect(startServe({ dataDir: first.dataDir })).rejects.toThrow(/already|lock|in use/i)
 
-    await first.stop({ keepData: true })
-    const second = await startServe({ dataDir: first.dataDir })
-    try {
-      const call2 = api(second.url)
-      expect(second.adminToken).toBe(first.adminToken)
-      const got = await call2('GET', `/api/public/v1/checks/${run.body.data.id}`, { key })
-      expect(got.status).toBe(200)
-      expect(got.body.id).toBe(run.body.data.id)
-      expect((await call2('GET', '/api/public/v1/credits', { key })).body.credits_remaining).toBe(2)
-    } finally {
-      await second.stop()
-      const { rm } = await import('node:fs/promises')
-      await rm(first.dataDir, { recursive: true, force: true })
-      await target.close()
-    }
-  })
+      await first.stop({ keepData: true })
+      const second = await startServe({ dataDir: first.dataDir })
+      try {
+        const call2 = api(second.url)
+        expect(second.adminToken).toBe(first.adminToken)
+        const got = await call2('GET', `/api/public/v1/checks/${run.body.data.id}`, { key })
+        expect(got.status).toBe(200)
+        expect(got.body.id).toBe(run.body.data.id)
+        expect((await call2('GET', '/api/public/v1/credits', { key })).body.credits_remaining).toBe(2)
+      } finally {
+        await second.stop()
+        const { rm } = await import('node:fs/promises')
+        await rm(first.dataDir, { recursive: true, force: true })
+        await target.close()
+      }
+    },
+  )
 
   it('loses nothing acknowledged when serve is killed with SIGKILL mid-stream', async () => {
     const target = await startTarget()
@@ -436,7 +440,10 @@ describe('storage through serve', () => {
         }
       }
     })
-    await new Promise((r) => setTimeout(r, 1500))
+    // kill mid-stream once the stream is under way (a few acknowledged, more in flight); the
+    // wait is bounded by acknowledgements, not by a wall-clock guess a loaded machine can miss
+    const started = Date.now()
+    while (acked.length < 6 && Date.now() - started < 20_000) await new Promise((r) => setTimeout(r, 20))
     first.proc.kill('SIGKILL')
     stop = true
     await Promise.all(writers)

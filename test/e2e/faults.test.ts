@@ -659,6 +659,9 @@ function judge(req: FuzzRequest, r: Reply): string | null {
   if (r.status >= 500) {
     const isRun = route === RUN || route === ALIAS
     if (r.status === 502 && isRun && r.json?.error?.code === 'check_failed') return null
+    // every check slot of the user taken for longer than the brief wait (DESIGN §9)
+    if (r.status === 503 && isRun && r.json?.error?.code === 'server_busy' && r.headers['retry-after'])
+      return null
     return `HTTP ${r.status}`
   }
   if (r.status >= 300 && r.status < 400) return `HTTP ${r.status} (redirect)`
@@ -882,6 +885,8 @@ describe('hostile targets', () => {
         redirectLoop: hostile.redirectLoop,
         redirectPingPong: hostile.redirectPingPong,
         hugeHeaders: hostile.hugeHeaders,
+        gzipEmptyBlocks: hostile.gzipEmptyBlocks,
+        notHttp: hostile.notHttp,
       }
       const results = await Promise.all(
         Object.entries(targets).map(async ([name, url]) => {
@@ -927,6 +932,12 @@ describe('hostile targets', () => {
       for (let i = 0; i < 40 && hostile.openSockets() > 0; i++) await sleep(100)
       expect(hostile.openSockets(), 'sockets still open to the hostile targets').toBe(0)
       expect(hostile.stats.endlessBytes).toBeLessThan(256 * 2 ** 20)
+      // a gzip body that decodes to nothing is cut on the wire, not at the time budget (issue 16.2)
+      expect(hostile.stats.gzipBytes).toBeLessThan(8 * 2 ** 20)
+      // a target that does not speak HTTP is one clear sentence, not the parser's raw text
+      const notHttp = results.find((r) => r.name === 'notHttp')!
+      expect(notHttp.status).toBe(502)
+      expect(JSON.parse(notHttp.text).error.message).toMatch(/did not answer with valid HTTP$/)
       expect(alive(served)).toBe(true)
     } finally {
       await served.stop()

@@ -71,7 +71,9 @@ export async function startServe(opts: ServeOptions = {}): Promise<Served> {
       reject(new Error(`serve exited before it was ready:\n${out}`))
     })
   })
-  const adminToken = (await readFile(join(dataDir, 'admin-token'), 'utf8')).trim()
+  // with PostgreSQL the token comes from the environment (no data-dir token file)
+  const adminToken =
+    opts.env?.SITEHEALTH_ADMIN_TOKEN ?? (await readFile(join(dataDir, 'admin-token'), 'utf8')).trim()
   const served: Served = {
     url,
     dataDir,

@@ -17,10 +17,12 @@ import { generateApiKey } from '../../src/contract/api-key.js'
 import { CLI, startServe, type Served } from '../helpers/serve.js'
 
 const TOOLS = [
+  'service_create_monitor',
   'service_get_check_result',
   'service_get_credits',
   'service_get_recent_checks',
   'service_health',
+  'service_list_monitors',
   'service_run_website_check',
 ]
 
@@ -87,7 +89,7 @@ async function exerciseTools(client: Client, key: string) {
     expect(t.title, t.name).toBeTruthy()
     expect(t.description!.length, t.name).toBeGreaterThan(80)
     expect(t.outputSchema?.type, t.name).toBe('object')
-    const readOnly = t.name !== 'service_run_website_check'
+    const readOnly = t.name !== 'service_run_website_check' && t.name !== 'service_create_monitor'
     expect(t.annotations, t.name).toMatchObject(
       readOnly
         ? { readOnlyHint: true, idempotentHint: true, openWorldHint: false }
@@ -99,8 +101,14 @@ async function exerciseTools(client: Client, key: string) {
   expect(run.inputSchema.required).toEqual(['url'])
   expect((run.inputSchema.properties as any).url).toMatchObject({
     type: 'string',
-    pattern: expect.stringMatching(/https\?/),
+    pattern: expect.any(String),
   })
+  // JSON Schema patterns have no `i` flag: the declared pattern itself must accept what the API accepts
+  const urlPattern = new RegExp((run.inputSchema.properties as any).url.pattern, 'u')
+  for (const ok of ['https://example.com/', 'HTTP://EXAMPLE.COM/', 'Https://example.com/a?b=c'])
+    expect(urlPattern.test(ok), ok).toBe(true)
+  for (const bad of ['ftp://example.com/', 'example.com', 'https://exa mple.com/'])
+    expect(urlPattern.test(bad), bad).toBe(false)
   expect(run.outputSchema!.required).toEqual(['ok', 'data', 'credits'])
   const get = byName.service_get_check_result
   expect(get.inputSchema.required).toEqual(['id'])
@@ -161,7 +169,8 @@ async function exerciseTools(client: Client, key: string) {
   const ftp = await call(client, 'service_run_website_check', { url: 'ftp://x' })
   expect(ftp.isError).toBe(true)
   expect(ftp.structuredContent).toBeUndefined()
-  expect(text(ftp)).toContain('invalid_url')
+  // as the README says: the SDK's input validation wraps the API-style code in its own prefix
+  expect(text(ftp)).toMatch(/^MCP error -32602: Input validation error: .*invalid_url: /)
   const badPort = await call(client, 'service_run_website_check', { url: 'http://example.com:99999/' })
   expect(badPort.isError).toBe(true)
   expect(text(badPort)).toMatch(/^invalid_url: /)

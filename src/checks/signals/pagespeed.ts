@@ -1,31 +1,22 @@
 /**
- * Pagespeed without a browser: how fast and lean the HTML document itself is. Like a Lighthouse
- * category, the score is a weighted sum of audit scores (0..1), each audit one thing the probe
- * measured: server wait, full load, redirects, compression, transfer size, HTTP version. Caching of
- * the HTML is reported, not scored: Lighthouse's cache audit skips documents, and `no-cache` on HTML
- * is normal practice. Anything that is not an HTML page with a body is unavailable, not a zero.
+ * Pagespeed without a browser: an ESTIMATE of Lighthouse's mobile performance score. The document
+ * and its critical subresources (fetched by the probe, src/checks/perf/gather.ts) are played on
+ * Lighthouse's simulated mobile link (src/checks/perf/), and the estimated first contentful paint,
+ * largest contentful paint, speed index and total blocking time are scored with Lighthouse's
+ * log-normal curves and weights. Cumulative layout shift cannot be seen without a browser: it is
+ * assumed 0 (scored in full), as Lighthouse measures on most static pages.
+ *
+ * Server wait, redirects, compression and document size count once, through the simulation (the
+ * old separate audits counted server wait three times). The message names the biggest real cost,
+ * found by simulating the page without each cause (src/checks/perf/costs.ts). Caching of the HTML
+ * is reported, not scored. Anything that is not an HTML page with a body is unavailable, not a zero.
  */
 import { STATUS_CODES } from 'node:http'
-import { logNormalScore } from '../lognormal.js'
-import {
-  DOCUMENT_LOAD_CURVE,
-  PAGESPEED,
-  PAGESPEED_POINTS,
-  SERVER_WAIT_CURVE,
-  TRANSFER_SIZE_CURVE,
-} from '../thresholds.js'
+import { estimate, METRIC_WEIGHTS, SIMULATED_MOBILE, type PageLoad } from '../perf/index.js'
+import { rankCosts, SERVER_TARGET_MS, type Cost } from '../perf/costs.js'
+import { PAGESPEED } from '../thresholds.js'
 import type { Finding, ProbeResult, Signal } from '../types.js'
-import { fmtBytes, fmtDuration, hasResponse, hostOf, judged, plural, unavailable } from './format.js'
-
-type AuditName = keyof typeof PAGESPEED_POINTS
-
-interface Audit {
-  /** 0..1, rounded to two decimals as Lighthouse does. */
-  score: number
-  value: number | string | boolean
-  /** What to say when the audit loses points. */
-  problem: string
-}
+import { excerpt, fmtBytes, fmtDuration, hasResponse, hostOf, judged, plural, unavailable } from './format.js'
 
 export function pagespeed(probe: ProbeResult, _now: Date): Signal {
   const res = probe.response
@@ -48,38 +39,73 @@ export function pagespeed(probe: ProbeResult, _now: Date): Signal {
       status: res.status,
     })
 
-  const audits = runAudits(probe, mime)
-  const points = (name: AuditName) => PAGESPEED_POINTS[name] * audits[name].score
-  const score = Math.round((Object.keys(audits) as AuditName[]).reduce((sum, name) => sum + points(name), 0))
+  const load = pageLoadOf(probe)
+  const observedMs = observedRenderMs(probe)
+  const compressedBytes = compressionEstimate(probe, mime)
+  const result = estimate(load, { observedMs })
+  const score = result.score
+  const costs = rankCosts(load, result, { observedMs, compressedBytes })
 
-  const losses = (Object.keys(audits) as AuditName[])
-    // like a Lighthouse audit, one scoring ≥ 0.9 passes: its few lost points show in details, not as a finding
-    .filter((name) => audits[name].score < PAGESPEED.auditPass)
-    .map((name) => ({ name, lost: PAGESPEED_POINTS[name] - points(name) }))
-    .sort((a, b) => b.lost - a.lost)
-  const findings: Finding[] = losses.map(({ name, lost }) => ({
+  const findings: Finding[] = costs.map((cost) => ({
     severity:
-      lost >= PAGESPEED.mediumFindingPoints ? 'medium' : lost >= PAGESPEED.lowFindingPoints ? 'low' : 'info',
-    message: audits[name].problem,
+      cost.points >= PAGESPEED.mediumFindingPoints
+        ? 'medium'
+        : cost.points >= PAGESPEED.lowFindingPoints
+          ? 'low'
+          : 'info',
+    message: `${describe(cost, probe, compressedBytes)} (about ${plural(cost.points, 'point')})`,
   }))
+  const critical = probe.critical
+  const skipped = critical?.resources.filter((r) => r.error !== null) ?? []
+  if (skipped.length > 0 || (critical?.leftOut ?? 0) > 0)
+    findings.push({
+      severity: 'info',
+      message: `Estimate leaves out ${plural(skipped.length + (critical?.leftOut ?? 0), 'subresource')} it could not or would not fetch${skipped[0] ? ` (${excerpt(fileName(skipped[0].url))}: ${excerpt(skipped[0].error ?? '', 60)})` : ''}`,
+    })
   findings.push({ severity: 'info', message: cachingNote(res.headers) })
   if (res.bodyTruncated)
     findings.push({ severity: 'info', message: `Body is larger than the read cap; sizes are lower bounds` })
 
-  const lead = findings.find((f) => f.severity !== 'info')
-  const http = res.httpVersion.startsWith('1') ? 'HTTP/1.1' : `HTTP/${res.httpVersion}`
+  const m = result.metrics
+  const timings = `first paint ${fmtDuration(m.fcp)}, largest paint ${fmtDuration(m.lcp)} on a simulated mobile link`
+  const lead = costs[0] && costs[0].points >= PAGESPEED.lowFindingPoints ? costs[0] : null
   const message = lead
-    ? `${lead.message} (performance ${score}/100)`
-    : `Performance ${score}/100: the page's HTML arrives in ${fmtDuration(probe.timings.totalMs)}, ${fmtBytes(res.bodyBytesWire)}${audits.compression.value ? ` ${res.contentEncoding}-compressed` : ''} over ${http}`
+    ? `${describe(lead, probe, compressedBytes)}: ${timings} (performance ${score}/100, estimated)`
+    : `Performance ${score}/100 (estimated): ${timings}`
 
+  const resources = load.resources
   return judged(score, message, findings, {
     performanceScore: score,
-    audits: Object.fromEntries(
-      (Object.keys(audits) as AuditName[]).map((name) => [
-        name,
-        { value: audits[name].value, score: audits[name].score, weight: PAGESPEED_POINTS[name] },
-      ]),
-    ),
+    estimate: true,
+    link: {
+      rttMs: SIMULATED_MOBILE.rttMs,
+      throughputKbps: 1638.4,
+      cpuSlowdown: SIMULATED_MOBILE.cpuSlowdown,
+    },
+    metrics: result.metrics,
+    metricScores: result.scores,
+    weights: METRIC_WEIGHTS,
+    unmeasured: {
+      tbt: 'estimated from script bytes: scripts are not run',
+      cls: 'assumed 0: layout shifts need a browser',
+    },
+    costs: costs.map((c) => ({ kind: c.kind, points: c.points })),
+    subresources: critical
+      ? {
+          fetched: resources.filter((r) => r.fetched).length,
+          requests: critical.requests,
+          bytesRead: critical.bytesRead,
+          elapsedMs: critical.elapsedMs,
+          leftOut: critical.leftOut + skipped.length,
+          bound: critical.bound,
+          renderBlocking: sum(resources.filter((r) => r.fetched && r.renderBlocking)),
+          images: sum(resources.filter((r) => r.fetched && r.kind === 'image')),
+          fonts: sum(resources.filter((r) => r.fetched && r.kind === 'font')),
+          scripts: sum(resources.filter((r) => r.fetched && r.kind === 'script')),
+        }
+      : null,
+    redirects: probe.redirects.length,
+    serverWaitMs: probe.timings.serverWaitMs,
     contentType: res.contentType,
     contentEncoding: res.contentEncoding,
     bodyBytesWire: res.bodyBytesWire,
@@ -87,85 +113,113 @@ export function pagespeed(probe: ProbeResult, _now: Date): Signal {
     bodyTruncated: res.bodyTruncated,
     httpVersion: res.httpVersion,
     caching: {
-      cacheControl: res.headers['cache-control'] ?? null,
-      etag: res.headers['etag'] ?? null,
-      lastModified: res.headers['last-modified'] ?? null,
-      expires: res.headers['expires'] ?? null,
+      cacheControl: bounded(res.headers['cache-control']),
+      etag: bounded(res.headers['etag']),
+      lastModified: bounded(res.headers['last-modified']),
+      expires: bounded(res.headers['expires']),
     },
   })
 }
 
-function runAudits(probe: ProbeResult, mime: string): Record<AuditName, Audit> {
-  const t = probe.timings
-  const res = probe.response
-
-  const hops = countedRedirects(probe)
-  const encoding = res.contentEncoding?.toLowerCase()
-  const compressed = !!encoding && encoding !== 'identity'
-  const ratio = PAGESPEED.compressionSavings.find((c) => c.match.test(mime))?.ratio ?? 0
-  const savings = compressed ? 0 : Math.round(res.bodyBytesDecoded * ratio)
-  const h2 = !res.httpVersion.startsWith('1') || /\bh3\b/.test(res.headers['alt-svc'] ?? '')
-
+/** The probe's findings as the simulator's input. */
+export function pageLoadOf(probe: ProbeResult): PageLoad {
   return {
-    serverWait: {
-      score: curve(t.serverWaitMs, SERVER_WAIT_CURVE),
-      value: t.serverWaitMs,
-      problem: `Server takes ${fmtDuration(t.serverWaitMs)} to start answering (aim for under ${fmtDuration(SERVER_WAIT_CURVE.p10)}); cache pages or speed up the backend`,
+    redirects: probe.redirects.map((h) => h.url),
+    document: {
+      url: probe.finalUrl,
+      h2: probe.response.httpVersion === '2',
+      wireBytes: probe.response.bodyBytesWire,
+      decodedBytes: probe.response.bodyBytesDecoded,
+      serverMs: probe.timings.serverWaitMs,
     },
-    documentLoad: {
-      score: curve(t.totalMs, DOCUMENT_LOAD_CURVE),
-      value: t.totalMs,
-      problem: `The page's HTML takes ${fmtDuration(t.totalMs)} to arrive in full (aim for under ${fmtDuration(DOCUMENT_LOAD_CURVE.p10)}); a faster server and a smaller, compressed document help`,
-    },
-    redirects: {
-      score: Math.max(0, 1 - PAGESPEED.redirectHopCost * hops),
-      value: hops,
-      problem: `Redirect chain ${[...probe.redirects.map((h) => h.url), probe.finalUrl].join(' → ')} costs ${plural(hops, 'extra round trip')}; link straight to ${probe.finalUrl}`,
-    },
-    compression: {
-      score: savings >= PAGESPEED.compressionMinSavingsBytes ? 0 : 1,
-      value: compressed,
-      problem: `HTML is sent uncompressed: ${fmtBytes(res.bodyBytesDecoded)} could shrink by about ${fmtBytes(savings)} with gzip or brotli`,
-    },
-    transferSize: {
-      score: curve(res.bodyBytesWire, TRANSFER_SIZE_CURVE),
-      value: res.bodyBytesWire,
-      problem: `The HTML document is ${fmtBytes(res.bodyBytesWire)} on the wire (aim for under ${fmtBytes(TRANSFER_SIZE_CURVE.p10)}); move inline data and scripts out of it`,
-    },
-    httpVersion: {
-      score: h2 ? 1 : 0,
-      value: h2 ? (res.httpVersion.startsWith('1') ? 'h3 (alt-svc)' : `HTTP/${res.httpVersion}`) : 'HTTP/1.1',
-      problem: 'Served over HTTP/1.1 only; enable HTTP/2 so the page and its assets share one connection',
-    },
+    resources: probe.critical?.resources ?? [],
+    ...(probe.timings.connectMs !== null ? { realRttMs: probe.timings.connectMs } : {}),
   }
 }
 
-/**
- * Redirect hops that cost a visitor time. One same-host http→https hop at the start is not counted
- * when the input was http: that is the redirect we want sites to have (scoring.md model).
- */
-function countedRedirects(probe: ProbeResult): number {
-  const [first] = probe.redirects
-  if (!first) return 0
-  try {
-    const from = new URL(first.url)
-    const to = new URL(first.location, first.url)
-    const upgrade = from.protocol === 'http:' && to.protocol === 'https:' && from.hostname === to.hostname
-    return probe.redirects.length - (upgrade ? 1 : 0)
-  } catch {
-    return probe.redirects.length
+/** Real time to a first render on our own link: the document, then its slowest blocking resource. */
+function observedRenderMs(probe: ProbeResult): number {
+  const blocking = (probe.critical?.resources ?? []).filter((r) => r.fetched && r.renderBlocking)
+  return probe.timings.totalMs + Math.max(0, ...blocking.map((r) => r.realMs ?? 0))
+}
+
+/** What the document would weigh compressed, when it is sent raw and gzip would save enough (DevTools' estimate). */
+function compressionEstimate(probe: ProbeResult, mime: string): number | null {
+  const res = probe.response
+  const encoding = res.contentEncoding?.toLowerCase()
+  if (encoding && encoding !== 'identity') return null
+  const ratio = PAGESPEED.compressionSavings.find((c) => c.match.test(mime))?.ratio ?? 0
+  const savings = Math.round(res.bodyBytesDecoded * ratio)
+  return savings >= PAGESPEED.compressionMinSavingsBytes ? res.bodyBytesWire - savings : null
+}
+
+function describe(cost: Cost, probe: ProbeResult, compressedBytes: number | null): string {
+  const list = (n = 3) =>
+    cost.resources
+      .slice(0, n)
+      .map((r) => `${excerpt(fileName(r.url))} ${fmtBytes(r.wireBytes)}`)
+      .join(', ') + (cost.resources.length > n ? ', …' : '')
+  const total = fmtBytes(cost.resources.reduce((s, r) => s + r.wireBytes, 0))
+  const res = probe.response
+  switch (cost.kind) {
+    case 'render-blocking':
+      return `${plural(cost.resources.length, 'render-blocking resource')} (${total}: ${list()}) ${cost.resources.length === 1 ? 'holds' : 'hold'} back the first paint; inline the critical CSS, defer scripts`
+    case 'images':
+      return `Images weigh ${total} (${list()}); resize and compress them (WebP/AVIF), lazy-load those below the first screen`
+    case 'lazy-lcp':
+      return `The likely largest image ${excerpt(fileName(cost.resources[0].url))} is loading="lazy", so it starts only after layout; load it eagerly`
+    case 'fonts':
+      return `${plural(cost.resources.length, 'web font')} (${total}: ${list()}) are found only once the stylesheets are in, and the first paint waits for them; preload them, or use fewer`
+    case 'scripts': {
+      // the CPU runs what was decoded, so the sizes here are decoded ones
+      const code = [...cost.resources].sort((a, b) => b.decodedBytes - a.decodedBytes)
+      const named = code
+        .slice(0, 3)
+        .map((r) => `${excerpt(fileName(r.url))} ${fmtBytes(r.decodedBytes)}`)
+        .join(', ')
+      return `Scripts (${fmtBytes(code.reduce((sum, r) => sum + r.decodedBytes, 0))} of code: ${named}${code.length > 3 ? ', …' : ''}) keep a phone's main thread busy; ship less JavaScript or split it`
+    }
+    case 'redirects':
+      return `Redirect chain ${[...probe.redirects.map((h) => excerpt(h.url, 60)), excerpt(probe.finalUrl, 60)].join(' → ')} costs ${plural(probe.redirects.length, 'extra round trip')}; link straight to the final URL`
+    case 'server':
+      return `Server takes ${fmtDuration(probe.timings.serverWaitMs)} to start answering (aim for under ${fmtDuration(SERVER_TARGET_MS)}); cache pages or speed up the backend`
+    case 'compression':
+      return `HTML is sent uncompressed: ${fmtBytes(res.bodyBytesDecoded)} would be about ${fmtBytes(compressedBytes ?? 0)} with gzip or brotli`
+    case 'document-size':
+      return `The HTML document is ${fmtBytes(res.bodyBytesWire)} on the wire; move inline data, styles and scripts out of it`
   }
 }
+
+function fileName(url: string): string {
+  try {
+    const u = new URL(url)
+    const last = u.pathname.split('/').filter(Boolean).pop()
+    return last ? decodeURIComponentSafe(last) : u.host
+  } catch {
+    return url
+  }
+}
+
+function decodeURIComponentSafe(s: string): string {
+  try {
+    return decodeURIComponent(s)
+  } catch {
+    return s
+  }
+}
+
+const sum = (list: { wireBytes: number }[]) => ({
+  count: list.length,
+  bytes: list.reduce((s, r) => s + r.wireBytes, 0),
+})
+
+const bounded = (value: string | undefined) => (value === undefined ? null : value.slice(0, 200))
 
 function cachingNote(headers: Record<string, string>): string {
   const parts = [
-    headers['cache-control'] ? `Cache-Control "${headers['cache-control']}"` : 'no Cache-Control',
+    headers['cache-control'] ? `Cache-Control ${excerpt(headers['cache-control'])}` : 'no Cache-Control',
     headers['etag'] ? 'ETag' : null,
     headers['last-modified'] ? 'Last-Modified' : null,
   ].filter(Boolean)
   return `HTML caching: ${parts.join(', ')} (reported, not scored: HTML is usually revalidated)`
 }
-
-/** A log-normal audit score rounded to two decimals (Lighthouse clampTo2Decimals). */
-const curve = (value: number, c: { p10: number; median: number }) =>
-  Math.round(logNormalScore(value, c) * 100) / 100

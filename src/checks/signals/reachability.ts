@@ -6,15 +6,24 @@
 import { STATUS_CODES } from 'node:http'
 import { REACHABILITY } from '../thresholds.js'
 import type { Finding, ProbeResult, Signal } from '../types.js'
-import { fmtDuration, hasResponse, hostOf, judged, plural, unavailable, worstFinding } from './format.js'
+import {
+  fmtDuration,
+  hasResponse,
+  hostOf,
+  judged,
+  plural,
+  shortUrl,
+  unavailable,
+  worstFinding,
+} from './format.js'
 
 export function reachability(probe: ProbeResult, _now: Date): Signal {
   const host = hostOf(probe.inputUrl)
   const hops = probe.redirects
   const details = {
     statusCode: hasResponse(probe) ? probe.response.status : null,
-    finalUrl: probe.finalUrl,
-    redirects: hops.map((h) => h.url),
+    finalUrl: shortUrl(probe.finalUrl, 300),
+    redirects: hops.map((h) => shortUrl(h.url, 300)),
     redirectCount: hops.length,
     redirectLimitExceeded: probe.redirectLimitExceeded,
     responseTimeMs: Math.round(probe.timings.ttfbMs),
@@ -33,27 +42,27 @@ export function reachability(probe: ProbeResult, _now: Date): Signal {
     findings.push({
       severity: 'high',
       message: loop
-        ? `Redirect loop: ${chain.join(' → ')} (fix the redirect rules so the chain ends on a page)`
-        : `Too many redirects: still redirecting after ${plural(hops.length, 'hop')} (${chain.join(' → ')}); link straight to the final page`,
+        ? `Redirect loop: ${showChain(chain)} (fix the redirect rules so the chain ends on a page)`
+        : `Too many redirects: still redirecting after ${plural(hops.length, 'hop')} (${showChain(chain)}); link straight to the final page`,
     })
     score = REACHABILITY.scores.needs_review
   } else if (status >= REACHABILITY.okStatus.min && status <= REACHABILITY.okStatus.max) {
     if (hops.length > 0) {
       findings.push({
         severity: 'info',
-        message: `Redirected ${plural(hops.length, 'time')}: ${redirectChain(probe).join(' → ')}`,
+        message: `Redirected ${plural(hops.length, 'time')}: ${showChain(redirectChain(probe))}`,
       })
     }
   } else if (REACHABILITY.warningStatuses.includes(status)) {
     findings.push({
       severity: 'medium',
-      message: `${probe.finalUrl} answers ${answer}: ${warningAdvice(status)}`,
+      message: `${shortUrl(probe.finalUrl)} answers ${answer}: ${warningAdvice(status)}`,
     })
     score = REACHABILITY.scores.warning
   } else if (status < 200 || (status >= 300 && status < 400)) {
     findings.push({
       severity: 'medium',
-      message: `${probe.finalUrl} answers ${answer} without a page to show${REDIRECTS.has(status) ? ' (a redirect with no usable Location)' : ''}`,
+      message: `${shortUrl(probe.finalUrl)} answers ${answer} without a page to show${REDIRECTS.has(status) ? ' (a redirect with no usable Location)' : ''}`,
     })
     score = REACHABILITY.scores.warning
   } else {
@@ -61,8 +70,8 @@ export function reachability(probe: ProbeResult, _now: Date): Signal {
       severity: 'high',
       message:
         status >= 500
-          ? `Server error: ${probe.finalUrl} answers ${answer}; check the server's logs`
-          : `${probe.finalUrl} answers ${answer}; visitors see an error page instead of the site`,
+          ? `Server error: ${shortUrl(probe.finalUrl)} answers ${answer}; check the server's logs`
+          : `${shortUrl(probe.finalUrl)} answers ${answer}; visitors see an error page instead of the site`,
     })
     score = REACHABILITY.scores.needs_review
   }
@@ -89,6 +98,9 @@ function redirectChain(probe: ProbeResult): string[] {
   }
   return chain
 }
+
+/** The chain as a message shows it, each URL shortened: the site chose them (issue 16). */
+const showChain = (chain: string[]) => chain.map((url) => shortUrl(url)).join(' → ')
 
 function warningAdvice(status: number): string {
   if (status === 401) return 'visitors must log in before they see anything'

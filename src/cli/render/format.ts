@@ -1,6 +1,7 @@
 /** Small shared pieces of the human views: status colours, times, aligned label/value lines. */
-import Table from 'cli-table3'
 import type { Style } from '../style.js'
+import type { View } from './view.js'
+import { hanging } from './wrap.js'
 
 /** Signal and overall statuses: the word always carries the meaning, colour only repeats it. */
 export function paintStatus(style: Style, status: string): string {
@@ -30,8 +31,7 @@ export function paintRisk(style: Style, risk: string): string {
   }
 }
 
-export function paintScore(style: Style, score: number): string {
-  const text = `${score}/100`
+export function paintScore(style: Style, score: number, text = `${score}/100`): string {
   return score >= 80 ? style.green(text) : score >= 50 ? style.yellow(text) : style.red(text)
 }
 
@@ -48,19 +48,13 @@ export function padPaint(text: string, width: number, paint: (s: string) => stri
   return paint(text) + ' '.repeat(Math.max(0, width - text.length))
 }
 
-/** `label  value` lines with the labels in one column. */
-export function fields(style: Style, rows: Array<[string, string]>, indent = '  '): string[] {
+/** `label  value` lines with the labels in one column; long values wrap under themselves. */
+export function fields(view: View, rows: Array<[string, string]>, indent = '  '): string[] {
   const width = Math.max(...rows.map(([label]) => label.length))
-  return rows.map(([label, value]) => `${indent}${padPaint(label, width, style.dim)}  ${value}`)
-}
-
-/**
- * A cli-table3 table that never colours on its own (its default red headers and grey borders
- * would ignore NO_COLOR): headers are painted here, through the Style.
- */
-export function table(style: Style, head: string[]): Table.Table {
-  return new Table({
-    head: head.map((h) => style.bold(h)),
-    style: { head: [], border: [], compact: true },
-  })
+  return rows.map(([label, value]) =>
+    hanging(`${indent}${padPaint(label, width, view.style.dim)}  `, value, view.width, {
+      hang: indent.length + width + 2,
+      fallbackHang: indent.length + 2,
+    }),
+  )
 }

@@ -1,12 +1,14 @@
 /** Human views of the account and the service: `credits` and `status`. */
 import type { CreditBalance, Health, Meta } from '../../contract/index.js'
-import type { Style } from '../style.js'
 import { fields } from './format.js'
+import type { View } from './view.js'
+import { paragraph } from './wrap.js'
 
-export function renderCredits(style: Style, balance: CreditBalance): string {
+export function renderCredits(view: View, balance: CreditBalance): string {
+  const { style } = view
   return [
     `${style.bold(String(balance.credits_remaining))} credit${balance.credits_remaining === 1 ? '' : 's'} remaining`,
-    ...fields(style, [
+    ...fields(view, [
       ['plan', balance.plan ?? 'none'],
       ['usage', balance.usage_note],
     ]),
@@ -19,11 +21,12 @@ export interface ServiceStatus {
   meta: Meta
 }
 
-export function renderStatus(style: Style, s: ServiceStatus): string {
+export function renderStatus(view: View, s: ServiceStatus): string {
+  const { style } = view
   const up = s.health.ok ? style.green('up') : style.red('down')
   return [
-    `${style.bold(s.health.service)} ${s.health.version} is ${up} at ${s.apiUrl}`,
-    ...fields(style, [
+    paragraph(`${style.bold(s.health.service)} ${s.health.version} is ${up} at ${s.apiUrl}`, view.width),
+    ...fields(view, [
       ['API URL', s.apiUrl],
       ['service', s.meta.service],
       ['version', s.health.version],

@@ -12,6 +12,6 @@ export default class Credits extends ClientCommand<typeof Credits> {
   async run(): Promise<void> {
     const client = await this.client()
     const balance = await this.spin('Loading the balance…', () => client.credits())
-    this.emit(balance, (style) => renderCredits(style, balance))
+    this.emit(balance, (view) => renderCredits(view, balance))
   }
 }

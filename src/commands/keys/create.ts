@@ -1,11 +1,14 @@
 import { Flags } from '@oclif/core'
 import { writeConfigFile } from '../../client/config.js'
 import { AdminCommand } from '../../cli/base-command.js'
+import { UsageError } from '../../cli/errors.js'
 import { renderKeyCreated } from '../../cli/render/admin.js'
 
 export default class KeysCreate extends AdminCommand<typeof KeysCreate> {
   static override summary = 'Admin: create an API key and print its secret once.'
   static override description = `Creates a key for --user (default "default"; a new user starts with --credits, else the server's initial credits). The secret is printed once and never again: only its hash is stored.
+
+--credits only sets the starting balance of a NEW user: for a user who already has keys it is refused (exit 2, nothing created); add credits with \`credits grant\`.
 
 --save also writes the key and the API URL to the config file (mode 0600), so later commands need neither flag.
 
@@ -22,18 +25,29 @@ Authenticates with --admin-token or SITEHEALTH_ADMIN_TOKEN; for a server on this
   static override flags = {
     name: Flags.string({ description: 'A name to recognise the key by.', required: true }),
     user: Flags.string({ description: 'User the key belongs to (default "default").' }),
-    credits: Flags.integer({ description: 'Starting credits if the user is new.', min: 0 }),
+    credits: Flags.integer({
+      description: 'Starting credits if the user is new (refused for an existing user).',
+      min: 0,
+    }),
     save: Flags.boolean({ description: 'Save the key and the API URL to the config file.', default: false }),
   }
 
   async run(): Promise<void> {
     const { client, settings } = await this.adminClient()
     const { name, user, credits } = this.flags
+    if (credits !== undefined) {
+      const who = user ?? 'default'
+      const { keys } = await this.spin('Checking the user…', () => client.listKeys())
+      if (keys.some((k) => k.user_id === who))
+        throw new UsageError(
+          `User ${who} already exists, so --credits would be ignored (it only sets a new user's starting balance). Add credits with \`${this.config.bin} credits grant --user ${who} --amount ${credits}\`, and drop --credits. Nothing was created.`,
+        )
+    }
     const key = await this.spin('Creating the key…', () => client.createKey({ name, user, credits }))
     const savedTo = this.flags.save
       ? await writeConfigFile(this.config.configDir, { api_key: key.key, api_url: settings.apiUrl })
       : undefined
-    this.emit(key, (style) => renderKeyCreated(style, key, savedTo))
+    this.emit(key, (view) => renderKeyCreated(view, key, savedTo))
     if (savedTo && this.json) this.terminal.notice(`Saved the key and the API URL to ${savedTo}.`)
   }
 }

@@ -12,14 +12,15 @@ import {
   type KeyList,
   type KeyRevoked,
 } from '../../contract/index.js'
-import { authenticateAdmin, hashKey } from '../auth.js'
+import { AdminAuthThrottle, authenticateAdmin, hashKey } from '../auth.js'
 import { parseWith, readJson } from '../body.js'
 import type { ServerOptions } from '../context.js'
 import { badRequest, notFound } from '../errors.js'
 
 export function adminRoutes(opts: ServerOptions) {
   const { store } = opts
-  const admin = (event: H3Event) => authenticateAdmin(event, opts.adminToken)
+  const throttle = new AdminAuthThrottle()
+  const admin = (event: H3Event) => authenticateAdmin(event, opts.adminToken, throttle)
 
   return {
     [PATHS.adminKeys]: {
@@ -27,9 +28,9 @@ export function adminRoutes(opts: ServerOptions) {
         admin(event)
         const req = parseWith(KeyCreateRequest, await readJson(event), 'key request')
         const userId = req.user ?? 'default'
-        if (!store.getUser(userId)) await store.ensureUser(userId, req.credits ?? opts.initialCredits)
+        await store.users.ensure(userId, req.credits ?? opts.initialCredits)
         const key = generateApiKey()
-        const record = await store.createKey({
+        const record = await store.keys.create({
           id: randomUUID(),
           name: req.name,
           user_id: userId,
@@ -49,10 +50,10 @@ export function adminRoutes(opts: ServerOptions) {
           created_at: record.created_at,
         }
       },
-      GET: (event: H3Event): KeyList => {
+      GET: async (event: H3Event): Promise<KeyList> => {
         admin(event)
         return {
-          keys: store.listKeys().map(({ hash: _hash, ...k }) => k),
+          keys: (await store.keys.list()).map(({ hash: _hash, ...k }) => k),
         }
       },
     },
@@ -60,7 +61,7 @@ export function adminRoutes(opts: ServerOptions) {
       POST: async (event: H3Event): Promise<KeyRevoked> => {
         admin(event)
         const id = String(event.context.params?.id ?? '')
-        const key = await store.revokeKey(id, new Date().toISOString())
+        const key = await store.keys.revoke(id, new Date().toISOString())
         if (!key || !key.revoked_at) throw notFound('No API key with this id.')
         return { id: key.id, revoked_at: key.revoked_at }
       },
@@ -71,9 +72,8 @@ export function adminRoutes(opts: ServerOptions) {
         const user = decodeURIComponent(String(event.context.params?.user ?? ''))
         if (!UserId.safeParse(user).success) throw badRequest('Invalid user id.')
         const { amount } = parseWith(CreditGrantRequest, await readJson(event), 'credit grant')
-        if (!store.getUser(user)) await store.ensureUser(user, 0)
-        await store.grantCredits(user, amount)
-        return { user_id: user, credits_remaining: store.availableCredits(user) }
+        await store.users.grantCredits(user, amount)
+        return { user_id: user, credits_remaining: await store.users.availableCredits(user) }
       },
     },
   }

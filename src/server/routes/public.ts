@@ -1,8 +1,5 @@
 /** The seven routes of spec §4. Auth, rate limits and credits are applied here, in that order. */
 import type { H3Event } from 'h3'
-import { CheckError } from '../../checks/errors.js'
-import { assertTargetAllowed, parseTargetUrl } from '../../checks/guard.js'
-import { runCheck } from '../../checks/index.js'
 import {
   API_VERSION,
   PAGE_SIZES,
@@ -16,12 +13,14 @@ import {
   type RunResult,
   type SavedCheck,
 } from '../../contract/index.js'
-import type { CheckRecord, KeyRecord } from '../../store/types.js'
-import { authenticate } from '../auth.js'
+import { runForUser } from '../../runs/index.js'
+import type { CheckRecord } from '../../store/types.js'
 import { parseWith, readJson } from '../body.js'
 import type { ServerOptions } from '../context.js'
-import { ServiceError, badRequest, notFound } from '../errors.js'
-import { toCheckRecord, toRunResult } from '../mapping.js'
+import { badRequest, notFound } from '../errors.js'
+import { toRunResult } from '../mapping.js'
+import { FailureBudget } from '../failure-budget.js'
+import { DEFAULT_CAPACITY_WAIT_MS, keyGuard, refusedAsServiceError, runDeps } from '../guard.js'
 import type { RateLimiter } from '../rate-limit.js'
 
 export const USAGE_NOTE =
@@ -30,71 +29,36 @@ export const USAGE_NOTE =
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$/
 
-export function publicRoutes(opts: ServerOptions, limiter: RateLimiter, inFlight: Set<Promise<unknown>>) {
-  const { store, limits } = opts
-  const runPolicy = { name: 'run', limit: limits.runLimit, windowMs: limits.runWindowSec * 1000 }
-  const apiPolicy = { name: 'api', limit: limits.apiLimit, windowMs: limits.apiWindowSec * 1000 }
+export { DEFAULT_CAPACITY_WAIT_MS }
 
-  /** Authenticate, then count the request against the key's window (400s and 402s count too). */
-  function guard(event: H3Event, policy: typeof runPolicy): KeyRecord {
-    const key = authenticate(event, store)
-    const decision = limiter.hit(key.id, policy)
-    Object.assign(event.context.extraHeaders as Record<string, string>, decision.headers)
-    if (!decision.allowed)
-      throw new ServiceError(
-        429,
-        'rate_limited',
-        `Too many requests: at most ${policy.limit} per ${policy.windowMs / 1000} s for this key. Retry in ${decision.resetSec} s.`,
-      )
-    return key
-  }
+export function publicRoutes(
+  opts: ServerOptions,
+  limiter: RateLimiter,
+  inFlight: Set<Promise<unknown>>,
+  failures = new FailureBudget(opts.failurePolicy),
+) {
+  const { store } = opts
+  const deps = runDeps(opts)
+  const capacityWaitMs = opts.capacityWaitMs ?? DEFAULT_CAPACITY_WAIT_MS
+  const guard = keyGuard(opts, limiter)
 
   const origin = (event: H3Event) => (opts.publicUrl ?? event.url.origin).replace(/\/+$/, '')
 
   async function run(event: H3Event): Promise<RunResult> {
-    const key = guard(event, runPolicy)
+    const key = await guard(event, 'run')
     const body = await readJson(event)
     if (!body || typeof body !== 'object' || !('url' in body))
       throw badRequest('The body must be a JSON object with a `url` field: a full http or https URL.')
     const { url } = parseWith(RunRequest, body, 'request body')
-    let target: URL
     try {
-      target = parseTargetUrl(url)
-      assertTargetAllowed(target, { allowPrivateTargets: opts.allowPrivateTargets })
+      const done = await runForUser(deps, key.user_id, url, {
+        waitMs: capacityWaitMs,
+        budget: { failures, key: key.id },
+        inFlight,
+      })
+      return toRunResult(done.check, done.report, done.remaining)
     } catch (err) {
-      throw fromCheckError(err)
-    }
-    if (!store.reserveCredit(key.user_id))
-      throw new ServiceError(
-        402,
-        'insufficient_credits',
-        'Not enough credits to run a check. Ask your administrator for more credits.',
-      )
-    const work = (async () => {
-      let report
-      try {
-        report = await runCheck(target.href, {
-          allowPrivateTargets: opts.allowPrivateTargets,
-          totalTimeoutMs: opts.checkTimeoutMs,
-        })
-      } catch (err) {
-        store.releaseCredit(key.user_id)
-        throw fromCheckError(err)
-      }
-      let saved
-      try {
-        saved = await store.commitCheck({ user_id: key.user_id, ...toCheckRecord(report) })
-      } catch (err) {
-        store.releaseCredit(key.user_id)
-        throw err
-      }
-      return toRunResult(saved.check, report, saved.remaining)
-    })()
-    inFlight.add(work)
-    try {
-      return await work
-    } finally {
-      inFlight.delete(work)
+      throw refusedAsServiceError(err)
     }
   }
 
@@ -133,14 +97,14 @@ export function publicRoutes(opts: ServerOptions, limiter: RateLimiter, inFlight
     [PATHS.run]: { POST: run },
     [PATHS.runAlias]: { POST: run },
     [PATHS.credits]: {
-      GET: (event: H3Event): CreditBalance => {
-        const key = guard(event, apiPolicy)
-        return { credits_remaining: store.availableCredits(key.user_id), plan: null, usage_note: USAGE_NOTE }
+      GET: async (event: H3Event): Promise<CreditBalance> => {
+        const key = await guard(event, 'api')
+        return creditBalance(opts, key.user_id)
       },
     },
     [PATHS.recent]: {
       GET: async (event: H3Event): Promise<RecentChecks> => {
-        const key = guard(event, apiPolicy)
+        const key = await guard(event, 'api')
         const q = event.url.searchParams
         const limits = q.getAll('limit')
         const cursors = q.getAll('cursor')
@@ -155,7 +119,7 @@ export function publicRoutes(opts: ServerOptions, limiter: RateLimiter, inFlight
             '`cursor` must be the `next_cursor` value of a previous page (an ISO 8601 date-time).',
           )
         const before = cursor === undefined ? undefined : new Date(cursor).toISOString()
-        const { items, next } = await store.listChecks(key.user_id, { limit, before })
+        const { items, next } = await store.checks.list(key.user_id, { limit, before })
         return {
           checks: items.map(itemView),
           next_cursor: next,
@@ -164,16 +128,27 @@ export function publicRoutes(opts: ServerOptions, limiter: RateLimiter, inFlight
     },
     [PATHS.check]: {
       GET: async (event: H3Event): Promise<SavedCheck> => {
-        const key = guard(event, apiPolicy)
+        const key = await guard(event, 'api')
         const id = String(event.context.params?.id ?? '')
         if (!UUID.test(id)) throw badRequest('The check id must be a UUID.')
-        const check = await store.getCheck(key.user_id, id.toLowerCase())
+        const check = await store.checks.get(key.user_id, id.toLowerCase())
         if (!check) throw notFound('No check with this id for this API key.')
         return savedView(check)
       },
     },
   }
 }
+
+/** The body of GET /credits (also answered by the node-level fast path, fast-path.ts). */
+export async function creditBalance(opts: ServerOptions, userId: string): Promise<CreditBalance> {
+  return {
+    credits_remaining: await opts.store.users.availableCredits(userId),
+    plan: null,
+    usage_note: USAGE_NOTE,
+  }
+}
+
+/** The 429 of a refused request. */
 
 /** A saved check as listed by recent checks. */
 function itemView(c: CheckRecord): RecentChecks['checks'][number] {
@@ -190,12 +165,4 @@ function itemView(c: CheckRecord): RecentChecks['checks'][number] {
 /** A saved check in full: the listed fields plus the summary and the signals. */
 function savedView(c: CheckRecord): SavedCheck {
   return { ...itemView(c), summary: c.summary, checks: c.checks }
-}
-
-function fromCheckError(err: unknown): unknown {
-  if (err instanceof CheckError)
-    return err.code === 'invalid_url'
-      ? new ServiceError(400, 'invalid_url', err.message)
-      : new ServiceError(502, 'check_failed', err.message)
-  return err
 }

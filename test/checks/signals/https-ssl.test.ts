@@ -25,8 +25,22 @@ describe('https_ssl: certificate states', () => {
       authorizationError: null,
       hostnameMatches: true,
       protocol: 'TLSv1.3',
+      cipher: 'TLS_AES_128_GCM_SHA256',
+      keyExchange: 'ECDHE',
+      forwardSecrecy: true,
+      ephemeralKey: { type: 'ECDH', name: 'X25519', bits: 253 },
+      legacyFallback: false,
+      keyType: 'ec',
+      keyBits: 256,
+      signatureAlgorithm: 'sha256WithRSAEncryption',
+      hasSubjectAltName: true,
+      mustStaple: false,
+      ocspStapled: false,
+      accepts: { tls1_0: null, tls1_1: null, nullCiphers: null, anonymousCiphers: null },
       httpRedirectsToHttps: true,
       httpsOffered: null,
+      companionUrl: 'http://example.com/',
+      companionChecked: true,
     })
   })
 
@@ -148,7 +162,7 @@ describe('https_ssl: certificate states', () => {
     )
     expect(unknownCa).toMatchObject({ status: 'needs_review', score: 0 })
     expect(unknownCa.message).toBe(
-      'Certificate for example.com is issued by "Corp Internal CA", which cannot be traced to a trusted root ' +
+      'Certificate for example.com is issued by Corp Internal CA, which cannot be traced to a trusted root ' +
         '(UNABLE_TO_VERIFY_LEAF_SIGNATURE); serve the full chain with intermediates or use a public CA',
     )
   })

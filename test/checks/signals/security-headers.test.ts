@@ -111,7 +111,7 @@ describe('security_headers: weak values', () => {
       'script-src allows any source (https:)',
     ],
     [
-      "frame-ancestors 'none'",
+      "frame-ancestors 'none'; object-src 'none'",
       80,
       'neither script-src nor default-src is set, so scripts are not restricted',
     ],
@@ -170,29 +170,38 @@ describe('security_headers: weak values', () => {
     ).toBe(85)
   })
 
+  // RFC 6797 §6.1 / §8.1: a value that does not parse, one without max-age, and max-age=0 leave the
+  // host unprotected, exactly as no header does (issue 11 item 5): the same score as a missing HSTS
   it.each([
-    ['max-age=0', 'max-age=0 switches HSTS off', 89],
-    ['includeSubDomains', 'no max-age', 80],
-    ['max-age=31536000, max-age=31536000', 'header set more than once', 80],
-  ])('HSTS %s → %s', (value, problem, score) => {
+    ['max-age=0', 'max-age=0'],
+    ['includeSubDomains', 'no max-age'],
+    ['includeSubDomains, max-age=31536000', 'no max-age'],
+    ['max-age=31536000; max-age=31536000', 'unparsable value'],
+    ['max-age=abc', 'unparsable value'],
+  ])('HSTS %s is ignored by browsers → scored as missing', (value, reason) => {
     const s = judge({ 'strict-transport-security': value })
-    expect(s.details.weak).toEqual([{ header: 'strict-transport-security', problem }])
-    expect(s.score).toBe(score)
+    const absent = judge(without('strict-transport-security'))
+    expect(s.details.ignored).toEqual([{ header: 'strict-transport-security', reason }])
+    expect(s.details.weak).toEqual([])
+    expect(s.details.missing).toEqual(['strict-transport-security'])
+    expect(s.score).toBe(absent.score)
+    expect(s.score).toBe(80)
   })
 
   it('treats the HSTS six-month line as a pass', () => {
     expect(judge({ 'strict-transport-security': 'max-age=15552000' }).details.weak).toEqual([])
   })
 
-  it('flags an X-Content-Type-Options value other than nosniff', () => {
-    const s = judge({ 'x-content-type-options': 'sniff', 'strict-transport-security': 'max-age=300' })
-    expect(s.details.weak).toEqual([
-      { header: 'strict-transport-security', problem: 'max-age is 300 s, under 180 days' },
-      { header: 'x-content-type-options', problem: 'value is "sniff", not nosniff' },
+  it('scores an X-Content-Type-Options value other than nosniff exactly as a missing header (Fetch "determine nosniff")', () => {
+    const s = judge({ 'x-content-type-options': 'sniff' })
+    expect(s.score).toBe(judge(without('x-content-type-options')).score)
+    expect(s.score).toBe(100)
+    expect(s.details.ignored).toEqual([
+      { header: 'x-content-type-options', reason: 'first value is not nosniff' },
     ])
-    expect(s.score).toBe(85)
+    expect(s.details.missing).toEqual(['x-content-type-options'])
     expect(s.findings.map((f) => f.message)).toContain(
-      'X-Content-Type-Options is "sniff"; it must be exactly nosniff',
+      'X-Content-Type-Options is "sniff", which browsers ignore (only nosniff means anything), the same as no header; send exactly nosniff',
     )
   })
 
@@ -200,21 +209,31 @@ describe('security_headers: weak values', () => {
     expect(judge({ 'x-content-type-options': ' NoSniff ' }).details.weak).toEqual([])
   })
 
+  // HTML Standard X-Frame-Options processing: ALLOW-FROM and unknown values are ignored
   it.each([
-    ['ALLOWALL', 80, 'invalid value "ALLOWALL"'],
-    ['ALLOW-FROM https://example.net/', 89, 'ALLOW-FROM is ignored by current browsers'],
-  ])('X-Frame-Options %s (no frame-ancestors) → %d', (value, score, problem) => {
+    ['ALLOWALL', 'invalid value'],
+    ['ALLOW-FROM https://example.net/', 'ALLOW-FROM is ignored by current browsers'],
+  ])('X-Frame-Options %s (no frame-ancestors) scores exactly as a missing one', (value, reason) => {
     const s = judge({ 'content-security-policy': "default-src 'self'", 'x-frame-options': value })
-    expect(s.score).toBe(score)
-    expect(s.details.weak).toEqual([{ header: 'x-frame-options', problem }])
+    const absent = judge({ 'content-security-policy': "default-src 'self'", 'x-frame-options': undefined })
+    expect(s.score).toBe(absent.score)
+    expect(s.score).toBe(80)
+    expect(s.details.ignored).toEqual([{ header: 'x-frame-options', reason }])
+    expect(s.details.missing).toEqual(['x-frame-options'])
   })
 
   it.each([
     ['unsafe-url', 'unsafe-url leaks page URLs to other sites'],
     ['no-referrer, unsafe-url', 'unsafe-url leaks page URLs to other sites'],
-    ['nonsense', 'invalid value "nonsense"'],
   ])('Referrer-Policy %s is weak', (value, problem) => {
     expect(judge({ 'referrer-policy': value }).details.weak).toEqual([{ header: 'referrer-policy', problem }])
+  })
+
+  it('scores a Referrer-Policy browsers do not know exactly as a missing one (W3C Referrer Policy §8.1)', () => {
+    const s = judge({ 'referrer-policy': 'nonsense' })
+    expect(s.score).toBe(judge(without('referrer-policy')).score)
+    expect(s.details.weak).toEqual([])
+    expect(s.details.ignored).toEqual([{ header: 'referrer-policy', reason: 'no value browsers know' }])
   })
 
   it('uses the last referrer policy the browser knows', () => {

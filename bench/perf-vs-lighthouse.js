@@ -1,0 +1,189 @@
+/**
+ * Our performance estimate against real Lighthouse, on the same local pages.
+ *
+ *   npm run build && node bench/perf-vs-lighthouse.js [--runs N] [--lh-cache FILE] [--md FILE] [--only a,b]
+ *
+ * Serves the corpus (test/fixtures/perf-corpus/), runs Lighthouse 12 on every page (mobile, its
+ * default simulated throttling: RTT 150 ms, 1638.4 Kbps, CPU 4×; performance category only) in
+ * Chromium at /usr/bin/chromium (or $CHROME_PATH), then our check on the same URL (built code,
+ * private targets allowed), and prints both scores, the metrics side by side, the Spearman rank
+ * correlation and the pages whose bands (≥ 90 / 50-89 / < 50) differ.
+ *
+ * Lighthouse runs each page --runs times (default 3) and the median run counts, as Lighthouse's own
+ * docs advise: on a shared machine its CPU-bound metrics (TBT, and the observed part of speed
+ * index) move between runs. --lh-cache FILE keeps its runs by page name (a run takes 10-25 s; our
+ * estimate changes more often than the corpus). Delete the file after changing the corpus.
+ */
+import { existsSync } from 'node:fs'
+import { readFile, writeFile } from 'node:fs/promises'
+import { performance } from 'node:perf_hooks'
+import * as chromeLauncher from 'chrome-launcher'
+import lighthouse from 'lighthouse'
+import { runCheck } from '../dist/checks/index.js'
+import { startCorpus } from '../test/fixtures/perf-corpus/corpus.js'
+
+const CHROME_FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking']
+
+function parseArgs(argv) {
+  const args = { cache: null, md: null, only: null, runs: 3 }
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--lh-cache') args.cache = argv[++i]
+    else if (argv[i] === '--md') args.md = argv[++i]
+    else if (argv[i] === '--only') args.only = argv[++i].split(',')
+    else if (argv[i] === '--runs') args.runs = Number(argv[++i])
+    else throw new Error(`unknown argument ${argv[i]}`)
+  }
+  return args
+}
+
+export function ranks(values) {
+  const order = values.map((v, i) => ({ v, i })).sort((a, b) => a.v - b.v)
+  const r = new Array(values.length)
+  for (let i = 0; i < order.length;) {
+    let j = i
+    while (j + 1 < order.length && order[j + 1].v === order[i].v) j++
+    for (let k = i; k <= j; k++) r[order[k].i] = (i + j) / 2 + 1
+    i = j + 1
+  }
+  return r
+}
+
+/** Spearman's ρ: Pearson's correlation of the ranks (ties get their mean rank). */
+export function spearman(xs, ys) {
+  const rx = ranks(xs)
+  const ry = ranks(ys)
+  const mean = (a) => a.reduce((s, v) => s + v, 0) / a.length
+  const mx = mean(rx)
+  const my = mean(ry)
+  let num = 0
+  let dx = 0
+  let dy = 0
+  for (let i = 0; i < rx.length; i++) {
+    num += (rx[i] - mx) * (ry[i] - my)
+    dx += (rx[i] - mx) ** 2
+    dy += (ry[i] - my) ** 2
+  }
+  return num / Math.sqrt(dx * dy)
+}
+
+const band = (score) => (score >= 90 ? 2 : score >= 50 ? 1 : 0)
+const BAND_NAMES = ['<50', '50-89', '≥90']
+
+async function runLighthouse(urls, cache, runs) {
+  const results = cache && existsSync(cache) ? JSON.parse(await readFile(cache, 'utf8')) : {}
+  const todo = Object.entries(urls).filter(([name]) => (results[name]?.length ?? 0) < runs)
+  if (todo.length > 0) {
+    const chrome = await chromeLauncher.launch({
+      chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+      chromeFlags: CHROME_FLAGS,
+    })
+    try {
+      // one round over every page at a time, so a busy minute on the machine does not hit one page's runs
+      for (let round = 0; round < runs; round++)
+        for (const [name, url] of todo) {
+          if ((results[name]?.length ?? 0) > round) continue
+          const started = performance.now()
+          const run = await lighthouse(url, {
+            port: chrome.port,
+            output: 'json',
+            logLevel: 'error',
+            onlyCategories: ['performance'],
+          })
+          const lhr = run.lhr
+          const metric = (id) => lhr.audits[id]?.numericValue ?? null
+          const result = {
+            score: Math.round((lhr.categories.performance.score ?? 0) * 100),
+            fcp: metric('first-contentful-paint'),
+            lcp: metric('largest-contentful-paint'),
+            si: metric('speed-index'),
+            tbt: metric('total-blocking-time'),
+            cls: metric('cumulative-layout-shift'),
+            error: lhr.runtimeError?.message ?? null,
+          }
+          ;(results[name] ??= []).push(result)
+          process.stderr.write(
+            `lighthouse ${name} #${round + 1}: ${result.score} (${Math.round(performance.now() - started)} ms)\n`,
+          )
+          if (cache) await writeFile(cache, JSON.stringify(results, null, 2))
+        }
+    } finally {
+      await chrome.kill()
+    }
+  }
+  // the median run by score, with its metrics; the spread says how steady Lighthouse was
+  return Object.fromEntries(
+    Object.keys(urls).map((name) => {
+      const list = [...results[name].slice(0, runs)].sort((a, b) => a.score - b.score)
+      const med = list[Math.floor((list.length - 1) / 2)]
+      return [name, { ...med, runs: list.map((r) => r.score) }]
+    }),
+  )
+}
+
+async function runOurs(urls) {
+  const out = {}
+  for (const [name, url] of Object.entries(urls)) {
+    const report = await runCheck(url, { allowPrivateTargets: true })
+    const d = report.signals.pagespeed.details
+    out[name] = {
+      score: report.performanceScore,
+      metrics: d.metrics ?? {},
+      message: report.signals.pagespeed.message,
+      gatherMs: d.subresources?.elapsedMs ?? null,
+      durationMs: report.durationMs,
+    }
+  }
+  return out
+}
+
+async function main() {
+  const args = parseArgs(process.argv.slice(2))
+  const corpus = await startCorpus()
+  try {
+    const names = corpus.pages.map((p) => p.name).filter((n) => !args.only || args.only.includes(n))
+    const urls = Object.fromEntries(names.map((n) => [n, corpus.url(n)]))
+    const lh = await runLighthouse(urls, args.cache, args.runs)
+    const ours = await runOurs(urls)
+
+    const rows = names.map((n) => ({ name: n, lh: lh[n], ours: ours[n] }))
+    const rho = spearman(
+      rows.map((r) => r.lh.score),
+      rows.map((r) => r.ours.score),
+    )
+    const s = (v) => (v == null ? '-' : String(Math.round(v)))
+    const lines = [
+      '| page | Lighthouse (runs) | ours | LH FCP / LCP / SI / TBT ms, CLS | our FCP / LCP / SI / TBT ms | band |',
+      '|---|---:|---:|---|---|---|',
+    ]
+    let offByOne = 0
+    let offByTwo = 0
+    for (const r of rows) {
+      const diff = Math.abs(band(r.lh.score) - band(r.ours.score))
+      if (diff === 1) offByOne++
+      if (diff >= 2) offByTwo++
+      const m = r.ours.metrics
+      lines.push(
+        `| ${r.name} | ${r.lh.score} (${r.lh.runs.join(', ')}) | ${r.ours.score} | ${s(r.lh.fcp)} / ${s(r.lh.lcp)} / ${s(r.lh.si)} / ${s(r.lh.tbt)}, ${r.lh.cls?.toFixed(3) ?? '-'} | ${s(m.fcp)} / ${s(m.lcp)} / ${s(m.si)} / ${s(m.tbt)} | ${diff === 0 ? 'same' : `${BAND_NAMES[band(r.lh.score)]} vs ${BAND_NAMES[band(r.ours.score)]}`} |`,
+      )
+    }
+    const gather = rows.map((r) => r.ours.gatherMs).filter((v) => v != null)
+    const summary = [
+      `Spearman ρ = ${rho.toFixed(3)} over ${rows.length} pages`,
+      `bands: ${rows.length - offByOne - offByTwo} same, ${offByOne} one apart, ${offByTwo} two apart`,
+      `subresource gather: max ${Math.max(...gather)} ms, median ${gather.sort((a, b) => a - b)[Math.floor(gather.length / 2)]} ms (loopback)`,
+    ]
+    const out = `${lines.join('\n')}\n\n${summary.join('\n')}\n`
+    process.stdout.write(out)
+    for (const r of rows) process.stdout.write(`${r.name}: ${r.ours.message}\n`)
+    if (args.md) await writeFile(args.md, out)
+  } finally {
+    await corpus.close()
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main().catch((err) => {
+    console.error(err)
+    process.exit(1)
+  })
+}

@@ -1,0 +1,88 @@
+/**
+ * The numbers the performance estimate stands on. Lighthouse's own (v12/v13, read from
+ * core/config/constants.js, the Lantern simulator in @paulirish/trace_engine and
+ * core/audits/metrics/*.js), ours where we have to stand in for a browser, each with its reason.
+ */
+import type { LogNormalCurve } from '../lognormal.js'
+
+/**
+ * Lighthouse's default mobile run: simulated throttling "mobileSlow4G" (RTT 150 ms, 1.6 Mbit/s
+ * down, i.e. 1638.4 Kbps, CPU slowed 4×) with Lantern's TCP model: 10-segment initial congestion
+ * window of 1460-byte segments, slow start doubling each round trip up to the window the link can
+ * fill in one RTT, two round trips for a DNS lookup, six connections per HTTP/1.1 origin, one per
+ * h2 origin, at most 10 requests in flight.
+ */
+export const SIMULATED_MOBILE = {
+  rttMs: 150,
+  /** bits per second: Lantern multiplies throughputKbps by 1024. */
+  throughputBps: 1638.4 * 1024,
+  cpuSlowdown: 4,
+  /** Lantern's DEFAULT_LAYOUT_TASK_MULTIPLIER: layout tasks are slowed by half the CPU factor. */
+  layoutSlowdownShare: 0.5,
+  initialCongestionWindow: 10,
+  segmentBytes: 1460,
+  dnsRoundTrips: 2,
+  connectionsPerOrigin: 6,
+  maxConcurrentRequests: 10,
+  /** Lantern's DEFAULT_SERVER_RESPONSE_TIME for an origin it saw nothing of. */
+  defaultServerMs: 30,
+} as const
+
+/** Lighthouse mobile metric curves (core/audits/metrics/*.js, scoring.md §2). */
+export const METRIC_CURVES = {
+  fcp: { p10: 1800, median: 3000 },
+  lcp: { p10: 2500, median: 4000 },
+  si: { p10: 3387, median: 5800 },
+  tbt: { p10: 200, median: 600 },
+  cls: { p10: 0.1, median: 0.25 },
+} as const satisfies Record<string, LogNormalCurve>
+
+/** Lighthouse v10+ performance weights (core/config/default-config.js). */
+export const METRIC_WEIGHTS = { fcp: 10, si: 10, lcp: 25, tbt: 30, cls: 25 } as const
+
+/**
+ * Main-thread costs on the reference machine before the 4× slowdown, our own estimates (Lantern
+ * takes them from a real trace; we have none). Chrome parses HTML at roughly 10-20 MB/s and V8
+ * compiles and runs top-level code of typical bundles at 1-3 MB/s on a desktop; first style,
+ * layout and paint of a simple page take a few milliseconds more for every 100 KB of CSS.
+ */
+export const CPU_COST = {
+  htmlMsPerKB: 0.08,
+  /** Parsing and laying out the rest of a long document after the first paint. */
+  htmlAfterPaintMsPerKB: 0.25,
+  scriptMsPerKB: 0.3,
+  /** Every script task has a floor: compile, the event loop turn, the task itself. */
+  scriptBaseMs: 1,
+  styleMsPerKB: 0.15,
+  firstLayoutMs: 6,
+  /** Decoding and painting an image, per 100 KB (of transfer bytes). */
+  imageDecodeMsPer100KB: 2,
+  /** Lighthouse counts the part of every main-thread task above 50 ms as blocking (TBT). */
+  longTaskMs: 50,
+} as const
+
+/**
+ * How much the gatherer may add to a check. Each request goes through the check's own guarded
+ * agent (same SSRF rules, same budget), in parallel, and the whole phase stops at `wallMs`: what
+ * did not answer by then is counted from its Content-Length, or not at all.
+ */
+export const GATHER_BOUNDS = {
+  /** Requests in all (stylesheets, imports, scripts, images, fonts, redirect hops included). */
+  maxRequests: 24,
+  maxStylesheets: 8,
+  maxScripts: 8,
+  maxImages: 6,
+  maxFonts: 4,
+  /** @import levels followed below a stylesheet. */
+  maxImportDepth: 2,
+  /** Redirect hops followed per subresource, each validated like the page's own. */
+  maxRedirects: 2,
+  /** CSS kept for reading @import and @font-face. */
+  maxCssBytes: 256 * 1024,
+  /** Decoded bytes read per resource before we trust Content-Length or call it a lower bound. */
+  maxBytesPerResource: 2 * 1024 * 1024,
+  /** All subresource bytes read together. */
+  maxTotalBytes: 6 * 1024 * 1024,
+  /** Wall time of the whole phase, after the document has arrived. */
+  wallMs: 800,
+} as const

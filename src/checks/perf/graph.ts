@@ -1,0 +1,256 @@
+/**
+ * The page's dependency graph, as Lantern builds it from a trace, but from what one GET and a few
+ * extra requests show: the redirect chain and the document; then what the parser finds (stylesheets,
+ * scripts, images; the preload scanner starts them as soon as the document is in); then what the
+ * stylesheets pull in (@import, web fonts, found once styles are computed); and the main-thread
+ * tasks between them (parsing, running scripts, first style and layout, painting the large image).
+ *
+ * Which nodes a metric waits for follows Lantern's first-paint graphs: first contentful paint waits
+ * for the render-blocking requests, the blocking scripts' execution, blocking fonts and the first
+ * layout; largest contentful paint also for the likely LCP image, and (pessimistic half) for
+ * everything else the page loads meanwhile, competing for the same link.
+ */
+import { CPU_COST, SIMULATED_MOBILE } from './constants.js'
+import type { CpuNode, NetworkNode, SimNode } from './simulate.js'
+import type { CriticalResource } from './types.js'
+
+/** The document request and what led to it, as measured on the real link. */
+export interface PageLoad {
+  /** Redirect hops before the document, oldest first. */
+  redirects: string[]
+  document: {
+    url: string
+    h2: boolean
+    wireBytes: number
+    decodedBytes: number
+    /** Request sent -> response headers of the document, ms. */
+    serverMs: number
+  }
+  /** Round trip of the real link (the TCP connect time), taken out of every measured server wait. */
+  realRttMs?: number
+  resources: CriticalResource[]
+}
+
+export interface PageGraph {
+  nodes: SimNode[]
+  /** Node ids first contentful paint waits for (the first layout last). */
+  fcp: string[]
+  /** Optimistic LCP: the FCP graph plus the LCP image, its paint, and every font. */
+  lcpOptimistic: string[]
+  /** Pessimistic LCP: everything. */
+  all: string[]
+  /** The node whose end is first contentful paint. */
+  firstPaint: string
+  /** Ids of low-priority images: they take bandwidth but their end is not the LCP. */
+  lowPriorityImages: Set<string>
+  /** Script tasks that do not block rendering (deferred, async, or parser-blocking in body). */
+  nonBlockingScriptTasks: Set<string>
+  /** Main-thread nodes and what they stand for (scripts run, layout, image paint). */
+  tasks: Map<string, 'parse' | 'script' | 'layout' | 'image'>
+}
+
+/** Priorities as Chrome sets them, lower first (VeryHigh documents and CSS … Low images). */
+const PRIORITY = { document: 0, stylesheet: 0, font: 0, blockingScript: 1, lcpImage: 1, script: 2, image: 3 }
+
+export function buildGraph(load: PageLoad, link = SIMULATED_MOBILE): PageGraph {
+  const nodes: SimNode[] = []
+  const tasks: PageGraph['tasks'] = new Map()
+  const lowPriorityImages = new Set<string>()
+  const nonBlockingScriptTasks = new Set<string>()
+  const cpu = (id: string, ms: number, deps: string[], kind: 'parse' | 'script' | 'layout' | 'image') => {
+    const node: CpuNode = { kind: 'cpu', id, ms: Math.max(0, ms), deps }
+    nodes.push(node)
+    tasks.set(id, kind)
+    return node
+  }
+  const net = (
+    id: string,
+    url: string,
+    bytes: number,
+    serverMs: number,
+    h2: boolean,
+    priority: number,
+    deps: string[],
+  ) => {
+    const u = safeUrl(url)
+    const node: NetworkNode = {
+      kind: 'network',
+      id,
+      origin: u ? `${u.protocol}//${u.host}` : url,
+      host: u?.hostname ?? url,
+      tls: u?.protocol === 'https:',
+      h2,
+      bytes: Math.max(0, bytes),
+      serverMs: Math.max(0, serverMs),
+      priority,
+      deps,
+    }
+    nodes.push(node)
+    return node
+  }
+
+  // the redirect chain, then the document
+  const doc = load.document
+  const serverOf = serverTimes(load, link.defaultServerMs)
+  let previous: string[] = []
+  load.redirects.forEach((url, i) => {
+    // a redirect answer has next to no body; the hop costs its round trips and the server's wait
+    net(`redirect-${i}`, url, 0, serverOf(url), doc.h2, PRIORITY.document, previous)
+    previous = [`redirect-${i}`]
+  })
+  net('document', doc.url, doc.wireBytes, serverOf(doc.url), doc.h2, PRIORITY.document, previous)
+  cpu('parse', (doc.decodedBytes / 1000) * CPU_COST.htmlMsPerKB * link.cpuSlowdown, ['document'], 'parse')
+
+  const rid = (i: number) => `r${i}`
+  const fetched = load.resources.map((r, i) => ({ r, i })).filter(({ r }) => r.fetched)
+  const blockingCss: string[] = []
+  const blockingScripts: string[] = []
+  const fonts: string[] = []
+  let cssBytes = 0
+
+  for (const { r, i } of fetched) {
+    if (r.kind !== 'stylesheet' && r.kind !== 'script') continue
+    const parent = r.parent === null ? 'document' : rid(r.parent)
+    const priority =
+      r.kind === 'stylesheet'
+        ? PRIORITY.stylesheet
+        : r.renderBlocking
+          ? PRIORITY.blockingScript
+          : PRIORITY.script
+    net(rid(i), r.url, r.wireBytes, serverOf(r.url), r.h2, priority, [parent])
+    if (r.kind === 'stylesheet') {
+      cssBytes += r.decodedBytes
+      if (r.renderBlocking) blockingCss.push(rid(i))
+    }
+  }
+  for (const { r, i } of fetched) {
+    if (r.kind !== 'script') continue
+    const cost = (CPU_COST.scriptBaseMs + (r.decodedBytes / 1000) * CPU_COST.scriptMsPerKB) * link.cpuSlowdown
+    if (r.execution === 'blocking') {
+      // a classic script runs once it is in and every stylesheet before it has applied
+      const id = `run-${rid(i)}`
+      cpu(id, cost, [rid(i), 'parse', ...blockingCss], 'script')
+      if (r.renderBlocking) blockingScripts.push(id)
+      else nonBlockingScriptTasks.add(id)
+    } else {
+      // deferred scripts run after parsing; async ones whenever they arrive (after parsing is
+      // the common case on a simulated link: the document is in long before them)
+      const id = `run-${rid(i)}`
+      cpu(id, cost, [rid(i), 'parse'], 'script')
+      nonBlockingScriptTasks.add(id)
+    }
+  }
+  // style computation discovers the fonts the text uses
+  const style = [...blockingCss, 'parse']
+  for (const { r, i } of fetched) {
+    if (r.kind !== 'font') continue
+    const deps = r.parent === null ? ['document'] : [rid(r.parent), ...style]
+    net(rid(i), r.url, r.wireBytes, serverOf(r.url), r.h2, PRIORITY.font, deps)
+    fonts.push(rid(i))
+  }
+  const layoutMs =
+    (CPU_COST.firstLayoutMs + (cssBytes / 1000) * CPU_COST.styleMsPerKB) *
+    link.cpuSlowdown *
+    link.layoutSlowdownShare
+  cpu('first-paint', layoutMs, ['parse', ...blockingCss, ...blockingScripts], 'layout')
+
+  const fcp = ['document', 'parse', ...blockingCss, ...blockingScripts, 'first-paint']
+  load.redirects.forEach((_, i) => fcp.push(`redirect-${i}`))
+  for (const { r, i } of fetched) if (r.kind === 'script' && r.renderBlocking) fcp.push(rid(i))
+  // Fonts load at the highest priority, and Lantern counts every such request that finished
+  // before the observed first paint as render-blocking: on a real load the fonts named by the
+  // stylesheets nearly always have, whatever their font-display (measured: a page with two
+  // font-display: swap fonts gets the same Lighthouse FCP as with blocking ones, minus the swap).
+  let firstPaint = 'first-paint'
+  if (fonts.length > 0) {
+    cpu('text-paint', 0, ['first-paint', ...fonts], 'layout')
+    fcp.push(...fonts, 'text-paint')
+    firstPaint = 'text-paint'
+  }
+  // the rest of a long document is parsed and laid out after the first paint, in long tasks
+  cpu(
+    'parse-rest',
+    (doc.decodedBytes / 1000) * CPU_COST.htmlAfterPaintMsPerKB * link.cpuSlowdown,
+    ['first-paint'],
+    'layout',
+  )
+  // every font and first-screen image that arrives makes the page recompute style and layout, a
+  // task as long as the first one (so long with a lot of CSS)
+  for (const id of fonts) cpu(`relayout-${id}`, layoutMs, [id, 'first-paint'], 'layout')
+
+  const lcpOptimistic = [...fcp, ...fonts]
+  for (const { r, i } of fetched) {
+    if (r.kind !== 'image') continue
+    // a lazy image is only requested once layout shows it is near the viewport
+    const deps = r.lazy ? ['first-paint'] : ['document']
+    net(
+      rid(i),
+      r.url,
+      r.wireBytes,
+      serverOf(r.url),
+      r.h2,
+      r.lcpCandidate ? PRIORITY.lcpImage : PRIORITY.image,
+      deps,
+    )
+    // Chrome raises the priority of the images it lays out on the first screen; the others stay
+    // Low, and Lantern ends LCP at the last node that is not a low-priority image. A lazy image
+    // keeps its Low priority in the trace, so Lighthouse never ends LCP on it.
+    if (!r.firstScreen || r.lazy) lowPriorityImages.add(rid(i))
+    else cpu(`relayout-${rid(i)}`, layoutMs, [rid(i), 'first-paint'], 'layout')
+    if (r.lcpCandidate) {
+      lcpOptimistic.push(rid(i))
+      if (!r.lazy) {
+        const ms = (r.wireBytes / 100_000) * CPU_COST.imageDecodeMsPer100KB * link.cpuSlowdown
+        lcpOptimistic.push(cpu('image-paint', ms, [rid(i), 'first-paint'], 'image').id)
+      }
+    }
+  }
+  return {
+    nodes,
+    fcp: unique(fcp),
+    lcpOptimistic: unique(lcpOptimistic),
+    all: nodes.map((n) => n.id),
+    firstPaint,
+    lowPriorityImages,
+    nonBlockingScriptTasks,
+    tasks,
+  }
+}
+
+const unique = (ids: string[]) => [...new Set(ids)]
+
+/**
+ * Lantern gives every request to an origin the same server time: the median of what it observed
+ * there (TTFB minus the round trip). So does this, from the waits measured on the real link.
+ */
+function serverTimes(load: PageLoad, fallback: number): (url: string) => number {
+  const rtt = load.realRttMs ?? 0
+  const samples = new Map<string, number[]>()
+  const note = (url: string, ms: number | null) => {
+    if (ms === null) return
+    const key = originOf(url)
+    samples.set(key, [...(samples.get(key) ?? []), Math.max(0, ms - rtt)])
+  }
+  note(load.document.url, load.document.serverMs)
+  for (const r of load.resources) if (r.fetched) note(r.url, r.serverWaitMs)
+  const medians = new Map([...samples].map(([key, list]) => [key, median(list)]))
+  return (url) => medians.get(originOf(url)) ?? fallback
+}
+
+function median(list: number[]): number {
+  const sorted = [...list].sort((a, b) => a - b)
+  const mid = Math.floor(sorted.length / 2)
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
+}
+
+function originOf(url: string): string {
+  return safeUrl(url)?.origin ?? url
+}
+
+function safeUrl(url: string): URL | null {
+  try {
+    return new URL(url)
+  } catch {
+    return null
+  }
+}

@@ -1,0 +1,7 @@
+export { gatherForPage } from './gather-page.js'
+export { gatherCritical, type GatherOptions } from './gather.js'
+export { estimate, estimateMetrics, performanceScore, scoreMetrics, type PerfEstimate } from './estimate.js'
+export { buildGraph, type PageLoad } from './graph.js'
+export { simulate, type SimNode, type NodeTiming } from './simulate.js'
+export { GATHER_BOUNDS, METRIC_CURVES, METRIC_WEIGHTS, SIMULATED_MOBILE } from './constants.js'
+export type * from './types.js'

@@ -1,0 +1,141 @@
+/** Human views of monitors (`sitehealth monitors …`); kept apart so the renderers can be switched. */
+import type { Monitor, MonitorEvents, MonitorList, MonitorRuns } from '../../contract/monitors.js'
+import { formatEvery } from '../../monitors/interval.js'
+import type { Paint, Style } from '../style.js'
+import { fields, formatTime, paintScore } from './format.js'
+import { idCell, renderTable } from './table.js'
+import type { View } from './view.js'
+
+export function paintState(style: Style, state: string): string {
+  switch (state) {
+    case 'up':
+      return style.green(state)
+    case 'degraded':
+      return style.yellow(state)
+    case 'down':
+      return style.red(state)
+    default:
+      return style.dim(state)
+  }
+}
+
+export function renderMonitor(view: View, m: Monitor, bin = 'sitehealth'): string {
+  const { style } = view
+  const lines = [
+    `${style.bold(m.name)}  ${paintState(style, m.state)}`,
+    ...fields(view, [
+      ['url', m.url],
+      ['every', formatEvery(m.interval_seconds)],
+      ['state', paintState(style, m.state) + (m.paused_reason === 'credits' ? ' (out of credits)' : '')],
+      [
+        'last check',
+        m.last_check
+          ? `${paintScore(style, m.last_check.health_score)} ${m.last_check.risk_level} risk, ${formatTime(m.last_check.created_at)}  ${style.dim(`(${bin} get ${m.last_check.id})`)}`
+          : '-',
+      ],
+      ['next run', formatTime(m.next_run_at)],
+      [
+        'alerts',
+        `down after ${m.alerts.down_after} failed run${m.alerts.down_after === 1 ? '' : 's'}` +
+          (m.alerts.min_score !== null ? `, score below ${m.alerts.min_score}` : ''),
+      ],
+      ['created', formatTime(m.created_at)],
+      ['monitor id', m.id],
+    ]),
+  ]
+  if (m.channels.length > 0) {
+    lines.push('  ' + style.dim('channels'))
+    for (const c of m.channels) lines.push(`    ${c.type.padEnd(8)} ${c.target}  ${style.dim(c.id)}`)
+  }
+  const secrets = m.channels.filter((c) => c.secret)
+  for (const c of secrets)
+    lines.push(
+      '',
+      `${style.bold('Webhook signing secret')} for ${c.target} (shown once, store it now):`,
+      `  ${c.secret}`,
+    )
+  return lines.join('\n')
+}
+
+const stateColour = (style: Style, state: string): Paint | undefined =>
+  state === 'up'
+    ? style.green
+    : state === 'degraded'
+      ? style.yellow
+      : state === 'down'
+        ? style.red
+        : style.dim
+
+export function renderMonitorList(view: View, page: MonitorList, bin = 'sitehealth'): string {
+  const { style } = view
+  if (page.monitors.length === 0)
+    return `No monitors. Create one with \`${bin} monitors create https://example.com\`.`
+  const t = renderTable(
+    view,
+    [
+      { header: 'id' },
+      { header: 'name', shrink: true, minWidth: 6 },
+      { header: 'url', shrink: true, minWidth: 12 },
+      { header: 'every', dropOrder: 2 },
+      { header: 'state' },
+      { header: 'score' },
+      { header: 'next run', dropOrder: 1 },
+    ],
+    page.monitors.map((m) => [
+      idCell(m.id),
+      m.name,
+      m.url,
+      formatEvery(m.interval_seconds),
+      { text: m.state, paint: stateColour(style, m.state) },
+      m.last_check ? `${m.last_check.health_score}/100` : '-',
+      { text: formatTime(m.next_run_at), full: m.next_run_at ?? '' },
+    ]),
+  )
+  if (!view.tty) return t
+  const n = `${page.monitors.length} monitor${page.monitors.length === 1 ? '' : 's'}`
+  return [
+    t,
+    page.next_cursor ? `${n}. Next page: ${bin} monitors list --cursor ${page.next_cursor}` : `${n}.`,
+  ].join('\n')
+}
+
+export function renderRuns(view: View, page: MonitorRuns, id: string, bin = 'sitehealth'): string {
+  const { style } = view
+  if (page.runs.length === 0) return 'No runs yet.'
+  const t = renderTable(
+    view,
+    [
+      { header: 'started' },
+      { header: 'outcome' },
+      { header: 'state' },
+      { header: 'score' },
+      { header: 'response', dropOrder: 1 },
+      { header: 'check id / error', shrink: true, minWidth: 10 },
+    ],
+    page.runs.map((r) => [
+      { text: formatTime(r.started_at), full: r.started_at },
+      { text: r.outcome, paint: r.outcome === 'saved' ? style.green : style.red },
+      { text: r.state, paint: stateColour(style, r.state) },
+      r.health_score === null ? '-' : `${r.health_score}/100`,
+      r.response_time_ms === null ? '-' : `${r.response_time_ms} ms`,
+      r.check_id ?? r.error?.message ?? '-',
+    ]),
+  )
+  if (!view.tty || !page.next_cursor) return t
+  return [t, `Older: ${bin} monitors runs ${id} --cursor ${page.next_cursor}`].join('\n')
+}
+
+export function renderEvents(view: View, page: MonitorEvents, id: string, bin = 'sitehealth'): string {
+  const { style } = view
+  if (page.events.length === 0) return 'No alerts raised yet.'
+  const lines: string[] = []
+  for (const e of page.events) {
+    lines.push(`${formatTime(e.occurred_at)}  ${style.bold(e.event)}  ${e.message}`)
+    for (const d of e.deliveries)
+      lines.push(
+        `    ${d.type.padEnd(8)} ${d.status === 'delivered' ? style.green(d.status) : d.status === 'failed' ? style.red(d.status) : style.yellow(d.status)} after ${d.attempts} attempt${d.attempts === 1 ? '' : 's'}${d.last_error ? style.dim(` (${d.last_error})`) : ''}`,
+      )
+  }
+  if (page.next_cursor) lines.push(`Older: ${bin} monitors events ${id} --cursor ${page.next_cursor}`)
+  return lines.join('\n')
+}

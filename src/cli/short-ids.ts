@@ -1,0 +1,50 @@
+/**
+ * Short ids: tables show the last characters of an id (table.ts `shortId`), and the commands that
+ * take an id accept such a tail back. A tail is looked up among what the user can list (their
+ * newest checks, the keys); a full UUID is passed on untouched.
+ */
+import { ApiError, type SitehealthClient } from '../client/client.js'
+import { UsageError } from './errors.js'
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+/** At least 4 characters, so a typo rarely matches something else. */
+const TAIL = /^[0-9a-f-]{4,35}$/i
+
+/** How far back `get SHORT` looks: the newest checks, in pages of 50. */
+export const SHORT_ID_PAGES = 4
+
+function pick(tail: string, ids: string[], what: string, scope: string): string {
+  const t = tail.toLowerCase()
+  const hits = [...new Set(ids.filter((id) => id.toLowerCase().endsWith(t)))]
+  if (hits.length === 1) return hits[0]
+  if (hits.length === 0)
+    throw new ApiError(404, 'not_found', `No ${what} id ends with ${tail} among ${scope}.`)
+  throw new UsageError(
+    `${tail} matches ${hits.length} ${what} ids (${hits.slice(0, 3).join(', ')}${hits.length > 3 ? ', …' : ''}): give more characters.`,
+  )
+}
+
+export async function resolveCheckId(client: Pick<SitehealthClient, 'recent'>, arg: string): Promise<string> {
+  if (UUID.test(arg) || !TAIL.test(arg)) return arg
+  const ids: string[] = []
+  let cursor: string | undefined
+  for (let page = 0; page < SHORT_ID_PAGES; page++) {
+    const res = await client.recent({ limit: 50, cursor })
+    ids.push(...res.checks.map((c) => c.id))
+    // the newest match wins the search; an older one sharing 8 random characters is vanishingly rare
+    if (!res.next_cursor || ids.some((id) => id.toLowerCase().endsWith(arg.toLowerCase()))) break
+    cursor = res.next_cursor
+  }
+  return pick(arg, ids, 'check', `your ${ids.length} newest checks (give the full id for older ones)`)
+}
+
+export async function resolveKeyId(client: Pick<SitehealthClient, 'listKeys'>, arg: string): Promise<string> {
+  if (UUID.test(arg) || !TAIL.test(arg)) return arg
+  const { keys } = await client.listKeys()
+  return pick(
+    arg,
+    keys.map((k) => k.id),
+    'key',
+    'the keys',
+  )
+}

@@ -1,0 +1,80 @@
+import { Args, Flags } from '@oclif/core'
+import { ClientCommand } from '../../cli/base-command.js'
+import { UsageError } from '../../cli/errors.js'
+import { renderMonitor } from '../../cli/render/monitors.js'
+import type { ChannelRequest } from '../../contract/monitors.js'
+import { parseEvery } from '../../monitors/interval.js'
+
+export default class MonitorsCreate extends ClientCommand<typeof MonitorsCreate> {
+  static override summary = 'Watch a URL on a schedule, with alerts.'
+  static override description = `Creates a monitor: the URL is checked every --every (default 5m), each run is a saved check charged 1 credit, and changes (down, up again, degraded, certificate expiring or invalid, score below --min-score, a security header gone, credits exhausted) are sent to the channels given.
+
+A --webhook channel's signing secret is printed once, now; keep it to verify X-Sitehealth-Signature.
+
+--json prints the API body (the monitor, with the webhook secret).`
+
+  static override examples = [
+    '<%= config.bin %> monitors create https://example.com',
+    '<%= config.bin %> monitors create https://example.com --every 1m --name shop --webhook https://hooks.example.com/sitehealth',
+    '<%= config.bin %> monitors create https://example.com --slack https://hooks.slack.com/services/T0/B0/XXX --min-score 70',
+    '<%= config.bin %> monitors create https://example.com --email ops@example.com --json',
+  ]
+
+  static override args = {
+    url: Args.string({ description: 'The full http(s) URL to watch.', required: true, ignoreStdin: true }),
+  }
+
+  static override flags = {
+    every: Flags.string({ description: 'Interval: 90s, 5m, 1h, 1d (or seconds). Default 5m.' }),
+    name: Flags.string({ description: 'A name for the monitor (default: the host).' }),
+    webhook: Flags.string({ description: 'Webhook URL (signed JSON POST).', multiple: true }),
+    slack: Flags.string({ description: 'Slack incoming-webhook URL.', multiple: true }),
+    discord: Flags.string({ description: 'Discord webhook URL.', multiple: true }),
+    teams: Flags.string({ description: 'Microsoft Teams incoming-webhook URL.', multiple: true }),
+    email: Flags.string({ description: 'Email address (the server needs --smtp-url).', multiple: true }),
+    'min-score': Flags.integer({
+      description: 'Alert when the health score drops below this.',
+      min: 0,
+      max: 100,
+    }),
+    'down-after': Flags.integer({
+      description: 'Failed runs in a row before down (default 2).',
+      min: 1,
+      max: 20,
+    }),
+  }
+
+  async run(): Promise<void> {
+    const f = this.flags
+    let interval: number | undefined
+    if (f.every !== undefined) {
+      interval = parseEvery(f.every)
+      if (interval === undefined)
+        throw new UsageError(
+          `--every ${JSON.stringify(f.every)} is not an interval: write 90s, 5m, 1h or 1d.`,
+        )
+    }
+    const channels: ChannelRequest[] = [
+      ...(f.webhook ?? []).map((url) => ({ type: 'webhook' as const, url })),
+      ...(f.slack ?? []).map((url) => ({ type: 'slack' as const, url })),
+      ...(f.discord ?? []).map((url) => ({ type: 'discord' as const, url })),
+      ...(f.teams ?? []).map((url) => ({ type: 'teams' as const, url })),
+      ...(f.email ?? []).map((to) => ({ type: 'email' as const, to })),
+    ]
+    const alerts =
+      f['min-score'] !== undefined || f['down-after'] !== undefined
+        ? { min_score: f['min-score'], down_after: f['down-after'] }
+        : undefined
+    const client = await this.client()
+    const monitor = await this.spin('Creating the monitor…', () =>
+      client.createMonitor({
+        url: this.args.url,
+        ...(interval !== undefined ? { interval_seconds: interval } : {}),
+        ...(f.name !== undefined ? { name: f.name } : {}),
+        ...(alerts ? { alerts } : {}),
+        ...(channels.length ? { channels } : {}),
+      }),
+    )
+    this.emit(monitor, (view) => renderMonitor(view, monitor, this.config.bin))
+  }
+}

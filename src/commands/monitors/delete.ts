@@ -1,0 +1,27 @@
+import { Args } from '@oclif/core'
+import { ClientCommand } from '../../cli/base-command.js'
+
+export default class MonitorsDelete extends ClientCommand<typeof MonitorsDelete> {
+  static override summary = 'Delete a monitor with its runs and events.'
+  static override description = `Deletes the monitor; the checks it saved stay in \`recent\`.
+
+The API answers 204 with no body, so --json prints nothing (exit 0 means deleted).`
+
+  static override examples = ['<%= config.bin %> monitors delete 0193a5c4-8f2e-7b1a-9c3d-2e4f5a6b7c8d']
+
+  static override notFoundHint = '`sitehealth monitors list` lists the ids of your monitors.'
+
+  static override args = {
+    id: Args.string({
+      description: 'Id of the monitor (from `monitors list`).',
+      required: true,
+      ignoreStdin: true,
+    }),
+  }
+
+  async run(): Promise<void> {
+    const client = await this.client()
+    await this.spin('Deleting…', () => client.deleteMonitor(this.args.id))
+    if (!this.json) this.terminal.out(`Deleted monitor ${this.args.id}.`)
+  }
+}

@@ -1,0 +1,28 @@
+import { Args } from '@oclif/core'
+import { ClientCommand } from '../../cli/base-command.js'
+import { renderMonitor } from '../../cli/render/monitors.js'
+
+export default class MonitorsGet extends ClientCommand<typeof MonitorsGet> {
+  static override summary = 'Show one monitor.'
+  static override description = `Shows the monitor: URL, interval, state, last check, next run, alerts and channels (masked).
+
+--json prints the API body (the monitor).`
+
+  static override examples = ['<%= config.bin %> monitors get 0193a5c4-8f2e-7b1a-9c3d-2e4f5a6b7c8d']
+
+  static override notFoundHint = '`sitehealth monitors list` lists the ids of your monitors.'
+
+  static override args = {
+    id: Args.string({
+      description: 'Id of the monitor (from `monitors list`).',
+      required: true,
+      ignoreStdin: true,
+    }),
+  }
+
+  async run(): Promise<void> {
+    const client = await this.client()
+    const monitor = await this.spin('Loading the monitor…', () => client.getMonitor(this.args.id))
+    this.emit(monitor, (view) => renderMonitor(view, monitor, this.config.bin))
+  }
+}

@@ -1,0 +1,28 @@
+import { Args } from '@oclif/core'
+import { ClientCommand } from '../../cli/base-command.js'
+import { renderMonitor } from '../../cli/render/monitors.js'
+
+export default class MonitorsPause extends ClientCommand<typeof MonitorsPause> {
+  static override summary = 'Pause a monitor: no runs, no alerts, no credits used.'
+  static override description = `Pauses the monitor until \`monitors resume\`.
+
+--json prints the API body (the monitor).`
+
+  static override examples = ['<%= config.bin %> monitors pause 0193a5c4-8f2e-7b1a-9c3d-2e4f5a6b7c8d']
+
+  static override notFoundHint = '`sitehealth monitors list` lists the ids of your monitors.'
+
+  static override args = {
+    id: Args.string({
+      description: 'Id of the monitor (from `monitors list`).',
+      required: true,
+      ignoreStdin: true,
+    }),
+  }
+
+  async run(): Promise<void> {
+    const client = await this.client()
+    const monitor = await this.spin('Pausing…', () => client.updateMonitor(this.args.id, { paused: true }))
+    this.emit(monitor, (view) => renderMonitor(view, monitor, this.config.bin))
+  }
+}

@@ -1,0 +1,28 @@
+import { Args } from '@oclif/core'
+import { ClientCommand } from '../../cli/base-command.js'
+import { renderMonitor } from '../../cli/render/monitors.js'
+
+export default class MonitorsResume extends ClientCommand<typeof MonitorsResume> {
+  static override summary = 'Resume a paused monitor; it runs right away.'
+  static override description = `Resumes the monitor (paused by you or for lack of credits); its next run is now.
+
+--json prints the API body (the monitor).`
+
+  static override examples = ['<%= config.bin %> monitors resume 0193a5c4-8f2e-7b1a-9c3d-2e4f5a6b7c8d']
+
+  static override notFoundHint = '`sitehealth monitors list` lists the ids of your monitors.'
+
+  static override args = {
+    id: Args.string({
+      description: 'Id of the monitor (from `monitors list`).',
+      required: true,
+      ignoreStdin: true,
+    }),
+  }
+
+  async run(): Promise<void> {
+    const client = await this.client()
+    const monitor = await this.spin('Resuming…', () => client.updateMonitor(this.args.id, { paused: false }))
+    this.emit(monitor, (view) => renderMonitor(view, monitor, this.config.bin))
+  }
+}

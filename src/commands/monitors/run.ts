@@ -1,0 +1,28 @@
+import { Args } from '@oclif/core'
+import { ClientCommand } from '../../cli/base-command.js'
+import { renderRunResult } from '../../cli/render/checks.js'
+
+export default class MonitorsRun extends ClientCommand<typeof MonitorsRun> {
+  static override summary = 'Run a monitor now (1 credit).'
+  static override description = `Runs and saves a check of the monitor URL now, like \`check\`: charged 1 credit and counted against the run limit. The run joins the monitor history and may raise alerts.
+
+--json prints the API body (the run result).`
+
+  static override examples = ['<%= config.bin %> monitors run 0193a5c4-8f2e-7b1a-9c3d-2e4f5a6b7c8d']
+
+  static override notFoundHint = '`sitehealth monitors list` lists the ids of your monitors.'
+
+  static override args = {
+    id: Args.string({
+      description: 'Id of the monitor (from `monitors list`).',
+      required: true,
+      ignoreStdin: true,
+    }),
+  }
+
+  async run(): Promise<void> {
+    const client = await this.client()
+    const result = await this.spin('Checking…', () => client.runMonitor(this.args.id))
+    this.emit(result, (view) => renderRunResult(view, result, this.config.bin))
+  }
+}

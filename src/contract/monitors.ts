@@ -1,0 +1,251 @@
+/**
+ * The wire shapes of monitors and alerts (DESIGN.md §9), declared once: the monitor routes
+ * validate and serialise with them, /openapi.json is generated from them, and the typed client,
+ * the CLI and the MCP tools reuse them.
+ */
+import { z } from 'zod'
+import { MAX_URL_LENGTH } from './routes.js'
+import { RiskLevel } from './schemas.js'
+
+export const MONITOR_PATHS = {
+  monitors: '/api/public/v1/monitors',
+  monitor: '/api/public/v1/monitors/:id',
+  runs: '/api/public/v1/monitors/:id/runs',
+  run: '/api/public/v1/monitors/:id/run',
+  events: '/api/public/v1/monitors/:id/events',
+} as const
+
+/** DESIGN.md §9: 60 s to one day, 300 s by default; `serve --min-interval` lowers the floor. */
+export const INTERVAL = { min: 60, max: 86_400, default: 300 } as const
+export const DEFAULT_DOWN_AFTER = 2
+export const MONITOR_STATES = ['pending', 'up', 'degraded', 'down', 'paused'] as const
+export type MonitorState = (typeof MONITOR_STATES)[number]
+export const EVENT_NAMES = [
+  'monitor.down',
+  'monitor.up',
+  'monitor.degraded',
+  'certificate.expiring',
+  'certificate.invalid',
+  'score.below',
+  'headers.regressed',
+  'credits.exhausted',
+] as const
+export type EventName = (typeof EVENT_NAMES)[number]
+export const CHANNEL_TYPES = ['webhook', 'slack', 'discord', 'teams', 'email'] as const
+export type ChannelType = (typeof CHANNEL_TYPES)[number]
+/** Certificate warnings fire once at each of these days left (DESIGN.md §9). */
+export const CERT_THRESHOLDS_DAYS = [21, 7, 1] as const
+
+const Uuid = z.uuid()
+const DateTime = z.iso.datetime({ offset: true })
+const Score = z.int().min(0).max(100)
+const HttpUrl = z
+  .string()
+  .min(1)
+  .max(MAX_URL_LENGTH)
+  .meta({ format: 'uri', description: 'A full http or https URL.' })
+
+export const Alerts = z
+  .strictObject({
+    down_after: z
+      .int()
+      .min(1)
+      .max(20)
+      .optional()
+      .meta({
+        description: `Consecutive failed runs before the monitor is down (default ${DEFAULT_DOWN_AFTER}).`,
+      }),
+    min_score: Score.nullable()
+      .optional()
+      .meta({ description: 'Raise score.below when the health score drops under this; null: off.' }),
+  })
+  .meta({ id: 'MonitorAlerts' })
+export type Alerts = z.infer<typeof Alerts>
+
+export const AlertsView = z
+  .object({ down_after: z.int().min(1), min_score: Score.nullable() })
+  .meta({ id: 'MonitorAlertsView' })
+export type AlertsView = z.infer<typeof AlertsView>
+
+const UrlChannel = (type: 'webhook' | 'slack' | 'discord' | 'teams') =>
+  z.strictObject({ type: z.literal(type), url: HttpUrl })
+
+export const ChannelRequest = z
+  .discriminatedUnion('type', [
+    UrlChannel('webhook'),
+    UrlChannel('slack'),
+    UrlChannel('discord'),
+    UrlChannel('teams'),
+    z.strictObject({
+      type: z.literal('email'),
+      to: z.email().max(254).meta({ description: 'Recipient address.' }),
+    }),
+  ])
+  .meta({
+    id: 'ChannelRequest',
+    description:
+      'Where alerts go: `{type, url}` for webhook, slack, discord and teams (their incoming-webhook URL), `{type: "email", to}` for email.',
+  })
+export type ChannelRequest = z.infer<typeof ChannelRequest>
+
+export const Channel = z
+  .object({
+    id: Uuid,
+    type: z.enum(CHANNEL_TYPES),
+    target: z.string().meta({ description: 'The URL or address, masked.' }),
+    secret: z.string().optional().meta({
+      description:
+        'Webhook channels only, and only in the response that created the channel: the HMAC-SHA256 signing secret. Never shown again.',
+    }),
+  })
+  .meta({ id: 'Channel' })
+export type Channel = z.infer<typeof Channel>
+
+const Channels = z.array(ChannelRequest).max(10)
+const Name = z.string().trim().min(1).max(100)
+const IntervalSeconds = z
+  .int()
+  .min(1)
+  .max(INTERVAL.max)
+  .meta({
+    description: `Seconds between runs: ${INTERVAL.min} to ${INTERVAL.max} (default ${INTERVAL.default}); the server's --min-interval may lower the floor.`,
+  })
+
+export const MonitorCreate = z
+  .strictObject({
+    url: HttpUrl,
+    interval_seconds: IntervalSeconds.optional(),
+    name: Name.optional(),
+    alerts: Alerts.optional(),
+    channels: Channels.optional(),
+  })
+  .meta({ id: 'MonitorCreate' })
+export type MonitorCreate = z.infer<typeof MonitorCreate>
+
+export const MonitorPatch = z
+  .strictObject({
+    url: HttpUrl.optional(),
+    interval_seconds: IntervalSeconds.optional(),
+    name: Name.optional(),
+    paused: z.boolean().optional(),
+    alerts: Alerts.optional(),
+    channels: Channels.optional().meta({
+      description:
+        'Replaces the channel list; a channel equal to an existing one (same type and URL or address) keeps its id and secret.',
+    }),
+  })
+  .meta({ id: 'MonitorPatch' })
+export type MonitorPatch = z.infer<typeof MonitorPatch>
+
+export const LastCheck = z
+  .object({
+    id: Uuid,
+    health_score: Score,
+    risk_level: RiskLevel,
+    status: z.string().meta({ description: 'Overall status of the check (ok, warning, needs_review…).' }),
+    created_at: DateTime,
+  })
+  .meta({ id: 'MonitorLastCheck' })
+export type LastCheck = z.infer<typeof LastCheck>
+
+export const Monitor = z
+  .object({
+    id: Uuid,
+    url: z.string().meta({ format: 'uri' }),
+    name: z.string(),
+    interval_seconds: z.int().min(1),
+    paused: z.boolean(),
+    paused_reason: z
+      .enum(['user', 'credits'])
+      .nullable()
+      .meta({ description: 'Why the monitor is paused: by its user, or out of credits.' }),
+    state: z.enum(MONITOR_STATES),
+    last_check: LastCheck.nullable(),
+    next_run_at: DateTime.nullable().meta({
+      description: 'When the next scheduled run is due; null while paused.',
+    }),
+    created_at: DateTime,
+    updated_at: DateTime,
+    alerts: AlertsView,
+    channels: z.array(Channel),
+  })
+  .meta({ id: 'Monitor' })
+export type Monitor = z.infer<typeof Monitor>
+
+const Cursor = z.string().nullable().meta({
+  description: 'Pass as `cursor` for the next page; null on the last page.',
+})
+
+export const MonitorList = z
+  .object({ monitors: z.array(Monitor), next_cursor: Cursor })
+  .meta({ id: 'MonitorList' })
+export type MonitorList = z.infer<typeof MonitorList>
+
+export const MonitorRun = z
+  .object({
+    id: z.string(),
+    started_at: DateTime,
+    outcome: z.enum(['saved', 'failed']),
+    trigger: z.enum(['schedule', 'manual']),
+    check_id: Uuid.nullable(),
+    health_score: Score.nullable(),
+    response_time_ms: z.int().min(0).nullable(),
+    state: z.enum(MONITOR_STATES).meta({ description: 'The monitor state after this run.' }),
+    error: z
+      .object({ code: z.string(), message: z.string() })
+      .nullable()
+      .meta({ description: 'Why a failed run failed (check_failed: the site could not be checked).' }),
+  })
+  .meta({ id: 'MonitorRun' })
+export type MonitorRun = z.infer<typeof MonitorRun>
+
+export const MonitorRuns = z
+  .object({ runs: z.array(MonitorRun), next_cursor: Cursor })
+  .meta({ id: 'MonitorRuns' })
+export type MonitorRuns = z.infer<typeof MonitorRuns>
+
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const
+export const Delivery = z
+  .object({
+    channel_id: Uuid,
+    type: z.enum(CHANNEL_TYPES),
+    status: z.enum(DELIVERY_STATUSES),
+    attempts: z.int().min(0),
+    last_attempt_at: DateTime.nullable(),
+    last_error: z.string().nullable(),
+  })
+  .meta({ id: 'Delivery' })
+export type Delivery = z.infer<typeof Delivery>
+
+export const MonitorEvent = z
+  .object({
+    id: z.string(),
+    event: z.enum(EVENT_NAMES),
+    occurred_at: DateTime,
+    message: z.string(),
+    previous_state: z.enum(MONITOR_STATES),
+    state: z.enum(MONITOR_STATES),
+    check_id: Uuid.nullable(),
+    deliveries: z.array(Delivery),
+  })
+  .meta({ id: 'MonitorEvent' })
+export type MonitorEvent = z.infer<typeof MonitorEvent>
+
+export const MonitorEvents = z
+  .object({ events: z.array(MonitorEvent), next_cursor: Cursor })
+  .meta({ id: 'MonitorEvents' })
+export type MonitorEvents = z.infer<typeof MonitorEvents>
+
+/** The body a webhook channel receives (DESIGN.md §9). */
+export const WebhookPayload = z
+  .object({
+    event: z.enum(EVENT_NAMES),
+    occurred_at: DateTime,
+    monitor: z.object({ id: Uuid, name: z.string(), url: z.string() }),
+    check: LastCheck.nullable(),
+    previous_state: z.enum(MONITOR_STATES),
+    state: z.enum(MONITOR_STATES),
+    message: z.string(),
+  })
+  .meta({ id: 'WebhookPayload' })
+export type WebhookPayload = z.infer<typeof WebhookPayload>

@@ -1,0 +1,144 @@
+/**
+ * The two monitor tools of DESIGN.md §9, registered beside the five of the spec: list the user's
+ * monitors (free, read-only) and create one (it spends credits on every scheduled run, so the
+ * description says so). Same conventions as tools.ts: the API's body as structuredContent, the
+ * contract schema as output schema, API failures as tool errors.
+ */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
+import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js'
+import { z } from 'zod'
+import type { SitehealthClient } from '../client/client.js'
+import {
+  ChannelRequest,
+  INTERVAL,
+  Monitor,
+  MonitorList,
+  type ChannelRequest as Ch,
+} from '../contract/monitors.js'
+import { MAX_URL_LENGTH, PAGE_SIZES } from '../contract/index.js'
+
+export const MONITOR_TOOL_NAMES = ['service_list_monitors', 'service_create_monitor'] as const
+
+const ListInput = {
+  limit: z.literal(PAGE_SIZES).optional().meta({ description: 'Page size: 10, 25 or 50 (default 10).' }),
+  cursor: z
+    .string()
+    .optional()
+    .meta({ description: 'The `next_cursor` of the previous page, for the next (older) page.' }),
+}
+
+const CreateInput = {
+  url: z
+    .string()
+    .max(MAX_URL_LENGTH)
+    .regex(/^https?:\/\/\S+$/i, { message: 'invalid_url: Only full http and https URLs can be monitored' })
+    .meta({ format: 'uri', description: 'The full http:// or https:// URL to watch.' }),
+  interval_seconds: z
+    .int()
+    .min(1)
+    .max(INTERVAL.max)
+    .optional()
+    .meta({
+      description: `Seconds between runs, ${INTERVAL.min} to ${INTERVAL.max} (default ${INTERVAL.default}). Each run costs 1 credit.`,
+    }),
+  name: z.string().min(1).max(100).optional().meta({ description: 'A name (default: the host).' }),
+  min_score: z
+    .int()
+    .min(0)
+    .max(100)
+    .optional()
+    .meta({ description: 'Alert (score.below) when the health score drops under this.' }),
+  channels: z.array(ChannelRequest).max(10).optional().meta({
+    description:
+      'Where alerts go: {type: webhook|slack|discord|teams, url} or {type: "email", to}. A webhook channel\'s signing secret is in the result, once.',
+  }),
+}
+
+const READ_ONLY: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+}
+
+export function registerMonitorTools(
+  server: McpServer,
+  getClient: () => SitehealthClient,
+  fail: (err: unknown) => CallToolResult,
+): void {
+  server.registerTool(
+    'service_list_monitors',
+    {
+      title: 'List website monitors',
+      description:
+        "Lists the monitors of this API key's user, newest first: each watched URL with its interval, state " +
+        '(pending, up, degraded, down, paused), last health score and next run. Free: costs no credits. When ' +
+        'next_cursor is not null, call again with cursor set to it. Use it to report which client sites need ' +
+        'attention without re-running checks.',
+      inputSchema: ListInput,
+      outputSchema: MonitorList.shape,
+      annotations: { ...READ_ONLY, title: 'Monitors' },
+    },
+    async ({ limit, cursor }) => {
+      try {
+        const body = await getClient().listMonitors({ limit, cursor })
+        const lines = body.monitors.map(
+          (m) =>
+            `- ${m.name} (${m.url}): ${m.state}` +
+            (m.last_check ? `, health ${m.last_check.health_score}/100` : '') +
+            `, every ${m.interval_seconds} s (id ${m.id})`,
+        )
+        const text =
+          body.monitors.length === 0
+            ? 'No monitors.'
+            : `${body.monitors.length} monitor(s):\n${lines.join('\n')}` +
+              (body.next_cursor ? `\nMore: call again with cursor ${body.next_cursor}.` : '')
+        return { content: [{ type: 'text', text }], structuredContent: body as Record<string, unknown> }
+      } catch (err) {
+        return fail(err)
+      }
+    },
+  )
+
+  server.registerTool(
+    'service_create_monitor',
+    {
+      title: 'Create a website monitor',
+      description:
+        'Starts watching a URL on a schedule and alerting on changes (down, back up, degraded, certificate ' +
+        'expiring or invalid, score below min_score, a security header removed). COST: every scheduled run is ' +
+        'a saved check charged 1 credit (at the default 300 s interval, 288 credits a day); when credits run ' +
+        'out the monitor pauses itself. The first run starts at once. Creating the same URL twice makes two ' +
+        'monitors, so list first (service_list_monitors).',
+      inputSchema: CreateInput,
+      outputSchema: Monitor.shape,
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: true,
+        title: 'Create a monitor (1 credit per run)',
+      },
+    },
+    async ({ url, interval_seconds, name, min_score, channels }) => {
+      try {
+        const body = await getClient().createMonitor({
+          url,
+          ...(interval_seconds !== undefined ? { interval_seconds } : {}),
+          ...(name !== undefined ? { name } : {}),
+          ...(min_score !== undefined ? { alerts: { min_score } } : {}),
+          ...(channels ? { channels: channels as Ch[] } : {}),
+        })
+        const secrets = body.channels.filter((c) => c.secret)
+        const text =
+          `Monitoring ${body.url} every ${body.interval_seconds} s as "${body.name}" (id ${body.id}); first run now.` +
+          (secrets.length
+            ? ` Webhook signing secret (shown once): ${secrets.map((c) => c.secret).join(', ')}.`
+            : '')
+        return { content: [{ type: 'text', text }], structuredContent: body as Record<string, unknown> }
+      } catch (err) {
+        return fail(err)
+      }
+    },
+  )
+}

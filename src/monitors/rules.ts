@@ -1,0 +1,172 @@
+/**
+ * The state machine and event rules of DESIGN.md §9 as pure functions: a run's observation and
+ * the monitor's memory in, the new state, the new memory and the events out. Alerts fire on
+ * changes only; what was already announced is remembered (and persisted with the monitor), so a
+ * restart raises nothing new.
+ */
+import type { SavedCheck } from '../contract/schemas.js'
+import {
+  CERT_THRESHOLDS_DAYS,
+  type AlertsView,
+  type EventName,
+  type LastCheck,
+  type MonitorState,
+} from '../contract/monitors.js'
+import type { MonitorMemory } from '../store/monitors.js'
+
+export type ActiveState = Exclude<MonitorState, 'paused'>
+
+/** What one run saw, reduced to what the rules judge. */
+export type Observation =
+  | { kind: 'failed'; error: { code: string; message: string } }
+  | {
+      kind: 'saved'
+      check: LastCheck
+      /** Reachability needs review (e.g. HTTP 500): counts as a failure for down. */
+      unreachable: boolean
+      /** Some other signal needs review. */
+      degraded: boolean
+      /** The worst signal message, for the degraded alert. */
+      degradedBecause: string | null
+      /** null for plain http or when no certificate was seen. */
+      certDaysLeft: number | null
+      certInvalid: string | null
+      headersPresent: string[] | null
+    }
+
+export interface RaisedEvent {
+  event: EventName
+  message: string
+}
+
+export interface Outcome {
+  state: ActiveState
+  memory: MonitorMemory
+  events: RaisedEvent[]
+}
+
+export const INITIAL_MEMORY: MonitorMemory = {
+  failures: 0,
+  cert_sent: [],
+  cert_invalid: false,
+  below_min_score: false,
+  headers: null,
+}
+
+/** Reads an observation out of a saved check's signals. */
+export function observeCheck(check: LastCheck, signals: SavedCheck['checks']): Observation {
+  const https = signals.https_ssl.details ?? {}
+  const isHttps = https.scheme !== 'http' && typeof https.daysLeft === 'number'
+  const daysLeft = isHttps ? (https.daysLeft as number) : null
+  let certInvalid: string | null = null
+  if (isHttps) {
+    if ((daysLeft ?? 0) < 0) certInvalid = signals.https_ssl.message
+    else if (https.authorized === false || https.hostnameMatches === false)
+      certInvalid = signals.https_ssl.message
+  }
+  const others = (['https_ssl', 'response_time', 'security_headers', 'pagespeed'] as const).filter(
+    (n) => signals[n].status === 'needs_review',
+  )
+  const present = signals.security_headers.details?.present
+  return {
+    kind: 'saved',
+    check,
+    unreachable: signals.reachability.status === 'needs_review',
+    degraded: others.length > 0,
+    degradedBecause: others.length > 0 ? signals[others[0]].message : null,
+    certDaysLeft: daysLeft,
+    certInvalid,
+    headersPresent: Array.isArray(present) ? present.map(String) : null,
+  }
+}
+
+export function evaluate(
+  prev: { state: ActiveState; memory: MonitorMemory; alerts: AlertsView; url: string },
+  obs: Observation,
+): Outcome {
+  const events: RaisedEvent[] = []
+  const memory: MonitorMemory = { ...prev.memory, cert_sent: [...prev.memory.cert_sent] }
+  const failed = obs.kind === 'failed' || obs.unreachable
+  let state: ActiveState
+
+  if (failed) {
+    memory.failures = prev.memory.failures + 1
+    const why =
+      obs.kind === 'failed' ? obs.error.message : `it answered, but ${obs.check.status}: unreachable`
+    if (memory.failures >= prev.alerts.down_after) {
+      state = 'down'
+      if (prev.state !== 'down')
+        events.push({
+          event: 'monitor.down',
+          message: `${prev.url} is down (${memory.failures} failed runs in a row): ${why}`,
+        })
+    } else {
+      // not down yet: keep the last known state until down_after failures in a row
+      state = prev.state
+    }
+  } else {
+    memory.failures = 0
+    state = obs.degraded ? 'degraded' : 'up'
+    if (prev.state === 'down')
+      events.push({
+        event: 'monitor.up',
+        message:
+          state === 'up'
+            ? `${prev.url} is up again (health ${obs.check.health_score}/100)`
+            : `${prev.url} answers again, but is degraded: ${obs.degradedBecause}`,
+      })
+    else if (state === 'degraded' && prev.state !== 'degraded')
+      events.push({ event: 'monitor.degraded', message: `${prev.url} is degraded: ${obs.degradedBecause}` })
+    else if (state === 'up' && prev.state === 'degraded')
+      events.push({
+        event: 'monitor.up',
+        message: `${prev.url} is healthy again (health ${obs.check.health_score}/100)`,
+      })
+  }
+
+  if (obs.kind === 'saved') {
+    // certificate: invalid once per episode; expiring once per threshold per certificate
+    if (obs.certInvalid && !memory.cert_invalid)
+      events.push({
+        event: 'certificate.invalid',
+        message: `Certificate problem on ${prev.url}: ${obs.certInvalid}`,
+      })
+    memory.cert_invalid = obs.certInvalid !== null
+    if (obs.certDaysLeft !== null && obs.certInvalid === null) {
+      const days = obs.certDaysLeft
+      if (days > CERT_THRESHOLDS_DAYS[0]) memory.cert_sent = [] // renewed: arm every threshold again
+      const crossed = CERT_THRESHOLDS_DAYS.filter((t) => days <= t)
+      const fresh = crossed.filter((t) => !memory.cert_sent.includes(t))
+      if (fresh.length > 0) {
+        // one event for the tightest threshold crossed; the wider ones are implied
+        events.push({
+          event: 'certificate.expiring',
+          message: `The certificate of ${prev.url} expires in ${days} day${days === 1 ? '' : 's'} (warning at ${Math.min(...fresh)} days)`,
+        })
+        memory.cert_sent = [...new Set([...memory.cert_sent, ...crossed])].sort((a, b) => b - a)
+      }
+    }
+
+    const min = prev.alerts.min_score
+    const below = min !== null && obs.check.health_score < min
+    if (below && !memory.below_min_score)
+      events.push({
+        event: 'score.below',
+        message: `The health score of ${prev.url} fell to ${obs.check.health_score}, below ${min}`,
+      })
+    memory.below_min_score = below
+
+    if (obs.headersPresent) {
+      if (prev.memory.headers) {
+        const gone = prev.memory.headers.filter((h) => !obs.headersPresent!.includes(h))
+        if (gone.length > 0)
+          events.push({
+            event: 'headers.regressed',
+            message: `${prev.url} no longer sends ${gone.join(', ')}`,
+          })
+      }
+      memory.headers = obs.headersPresent
+    }
+  }
+  return { state, memory, events }
+}

@@ -1,0 +1,70 @@
+/**
+ * Monitoring inside `serve`: the secret box, the deliverer, the service and the scheduler, built
+ * and stopped together.
+ */
+import type { CheckCapacity } from '../capacity/index.js'
+import type { MonitorStore } from '../store/monitors.js'
+import type { Store } from '../store/types.js'
+import { Deliverer, type DeliveryOptions } from './channels/deliver.js'
+import { Scheduler, type SchedulerOptions } from './scheduler.js'
+import { secretBox } from './secrets.js'
+import { MonitorService } from './service.js'
+
+export interface MonitoringOptions {
+  store: Store
+  monitors: MonitorStore
+  secretKey: string
+  allowPrivateTargets: boolean
+  checkTimeoutMs: number
+  minInterval?: number
+  /** The server's caps on checks in flight: scheduled runs take their slots here. */
+  capacity: CheckCapacity
+  delivery?: Partial<Omit<DeliveryOptions, 'openSecret' | 'allowPrivateTargets'>>
+  scheduler?: Partial<Omit<SchedulerOptions, 'capacity'>>
+  log?: (line: string) => void
+}
+
+export interface Monitoring {
+  service: MonitorService
+  scheduler: Scheduler
+  deliverer: Deliverer
+  close(): Promise<void>
+}
+
+export async function startMonitoring(o: MonitoringOptions): Promise<Monitoring> {
+  const box = secretBox(o.secretKey)
+  const deliverer = new Deliverer({
+    ...o.delivery,
+    allowPrivateTargets: o.allowPrivateTargets,
+    openSecret: (s) => box.open(s),
+  })
+  const service = new MonitorService({
+    store: o.store,
+    monitors: o.monitors,
+    deliverer,
+    secrets: box,
+    allowPrivateTargets: o.allowPrivateTargets,
+    checkTimeoutMs: o.checkTimeoutMs,
+    capacity: o.capacity,
+    minInterval: o.minInterval,
+    log: o.log,
+  })
+  const scheduler = new Scheduler(service, { ...o.scheduler, capacity: o.capacity, log: o.log })
+  service.onScheduleChange = () => scheduler.kick()
+  await service.resumeDeliveries()
+  scheduler.start()
+  let closing: Promise<void> | undefined
+  return {
+    service,
+    scheduler,
+    deliverer,
+    close() {
+      closing ??= (async () => {
+        await scheduler.stop()
+        await deliverer.close()
+        await service.drain()
+      })()
+      return closing
+    },
+  }
+}

@@ -1,0 +1,481 @@
+/**
+ * Monitors as plain functions over the store: create, change, run (scheduled or on demand),
+ * pause for credits and resume, and hand each raised event to its channels. Routes and the
+ * scheduler call this; it knows nothing of HTTP.
+ */
+import type { CheckCapacity } from '../capacity/index.js'
+import { CheckError } from '../checks/errors.js'
+import { assertTargetAllowed, parseTargetUrl } from '../checks/guard.js'
+import type { CheckReport } from '../checks/types.js'
+import {
+  DEFAULT_DOWN_AFTER,
+  INTERVAL,
+  type Alerts,
+  type ChannelRequest,
+  type Delivery,
+  type LastCheck,
+  type MonitorCreate,
+  type MonitorPatch,
+  type MonitorState,
+  type WebhookPayload,
+} from '../contract/monitors.js'
+import type { RunResult } from '../contract/schemas.js'
+import { RunRefused, runForUser, type RunDeps, type RunHow } from '../runs/index.js'
+import { toRunResult } from '../server/mapping.js'
+import type { ChannelRecord, EventRecord, MonitorRecord, MonitorStore, RunRecord } from '../store/monitors.js'
+import type { Store } from '../store/types.js'
+import type { Deliverer } from './channels/deliver.js'
+import { nextId } from './ids.js'
+import { intervalProblem } from './interval.js'
+import { evaluate, INITIAL_MEMORY, observeCheck, type Observation, type RaisedEvent } from './rules.js'
+import { newWebhookSecret, type SecretBox } from './secrets.js'
+
+export interface MonitorServiceOptions {
+  store: Store
+  monitors: MonitorStore
+  deliverer: Deliverer
+  secrets: SecretBox
+  allowPrivateTargets: boolean
+  checkTimeoutMs: number
+  /** The server's caps on checks in flight, shared with API runs. */
+  capacity: CheckCapacity
+  /** serve --min-interval (default 60). */
+  minInterval?: number
+  now?: () => number
+  /** Replaces the engine (tests of the scheduler at scale). */
+  check?: (url: string) => Promise<CheckReport>
+  log?: (line: string) => void
+}
+
+/** Bad input, as the routes' 400 / 404 answers. */
+export class MonitorInputError extends Error {
+  constructor(
+    message: string,
+    readonly notFound = false,
+  ) {
+    super(message)
+  }
+}
+
+export type RunOutcome =
+  | { kind: 'saved'; result: RunResult; monitor: MonitorRecord | undefined }
+  | {
+      kind: 'failed'
+      code: 'check_failed' | 'invalid_url'
+      message: string
+      monitor: MonitorRecord | undefined
+    }
+  | { kind: 'no_credits' }
+
+export class MonitorService {
+  readonly minInterval: number
+  private readonly now: () => number
+  private readonly deliveries = new Set<Promise<unknown>>()
+  private readonly pausing = new Map<string, Promise<void>>()
+  private readonly runDeps: RunDeps
+  /** Called when a monitor's next run moved earlier (the scheduler re-arms its timer). */
+  onScheduleChange: () => void = () => {}
+
+  constructor(private readonly o: MonitorServiceOptions) {
+    this.minInterval = o.minInterval ?? INTERVAL.min
+    this.now = o.now ?? Date.now
+    this.runDeps = {
+      store: o.store,
+      capacity: o.capacity,
+      allowPrivateTargets: o.allowPrivateTargets,
+      checkTimeoutMs: o.checkTimeoutMs,
+      check: o.check,
+      log: o.log,
+    }
+  }
+
+  get monitors(): MonitorStore {
+    return this.o.monitors
+  }
+
+  // ---- input ----
+
+  private target(url: string): string {
+    try {
+      const u = parseTargetUrl(url)
+      assertTargetAllowed(u, { allowPrivateTargets: this.o.allowPrivateTargets })
+      return u.href
+    } catch (err) {
+      if (err instanceof CheckError) throw new MonitorInputError(err.message)
+      throw err
+    }
+  }
+
+  private interval(seconds: number | undefined): number {
+    const s = seconds ?? Math.max(INTERVAL.default, this.minInterval)
+    const problem = intervalProblem(s, this.minInterval)
+    if (problem) throw new MonitorInputError(problem)
+    return s
+  }
+
+  private alerts(a: Alerts | undefined, prev?: MonitorRecord['alerts']): MonitorRecord['alerts'] {
+    return {
+      down_after: a?.down_after ?? prev?.down_after ?? DEFAULT_DOWN_AFTER,
+      min_score: a?.min_score !== undefined ? a.min_score : (prev?.min_score ?? null),
+    }
+  }
+
+  /** New channel records (secrets for new webhooks go to `secrets`); equal ones are kept. */
+  private channels(
+    reqs: ChannelRequest[],
+    keep: ChannelRecord[],
+    secrets: Map<string, string>,
+  ): ChannelRecord[] {
+    return reqs.map((r, i) => {
+      const target = r.type === 'email' ? r.to.trim() : r.url
+      if (r.type !== 'email') {
+        try {
+          const u = parseTargetUrl(target)
+          assertTargetAllowed(u, { allowPrivateTargets: this.o.allowPrivateTargets })
+        } catch (err) {
+          if (err instanceof CheckError)
+            throw new MonitorInputError(`Invalid ${r.type} URL (channels.${i}.url): ${err.message}`)
+          throw err
+        }
+      }
+      const same = keep.find((c) => c.type === r.type && c.target === target)
+      if (same) return same
+      const id = nextId(this.now())
+      let sealed: string | null = null
+      if (r.type === 'webhook') {
+        const secret = newWebhookSecret()
+        secrets.set(id, secret)
+        sealed = this.o.secrets.seal(secret)
+      }
+      return { id, type: r.type, target, secret_sealed: sealed }
+    })
+  }
+
+  // ---- CRUD ----
+
+  async create(
+    userId: string,
+    body: MonitorCreate,
+  ): Promise<{ monitor: MonitorRecord; secrets: Map<string, string> }> {
+    const url = this.target(body.url)
+    const interval = this.interval(body.interval_seconds)
+    const secrets = new Map<string, string>()
+    const now = this.now()
+    const channels = this.channels(body.channels ?? [], [], secrets)
+    const id = nextId(now)
+    const m: MonitorRecord = {
+      id,
+      user_id: userId,
+      url,
+      name: body.name ?? new URL(url).host,
+      interval_seconds: interval,
+      paused: false,
+      paused_reason: null,
+      state: 'pending',
+      last_check: null,
+      // the first run right away, so the user sees a state at once
+      next_run_at: now,
+      created_at: new Date(now).toISOString(),
+      updated_at: new Date(now).toISOString(),
+      alerts: this.alerts(body.alerts),
+      channels,
+      memory: INITIAL_MEMORY,
+    }
+    await this.o.monitors.createMonitor(m)
+    this.onScheduleChange()
+    return { monitor: m, secrets }
+  }
+
+  async get(userId: string, id: string): Promise<MonitorRecord> {
+    const m = await this.o.monitors.getMonitor(userId, id.toLowerCase())
+    if (!m) throw new MonitorInputError('No monitor with this id for this API key.', true)
+    return m
+  }
+
+  async update(
+    userId: string,
+    id: string,
+    patch: MonitorPatch,
+  ): Promise<{ monitor: MonitorRecord; secrets: Map<string, string> }> {
+    const prev = await this.get(userId, id)
+    const now = this.now()
+    const next: MonitorRecord = { ...prev, updated_at: new Date(now).toISOString() }
+    const secrets = new Map<string, string>()
+    if (patch.url !== undefined) {
+      const url = this.target(patch.url)
+      if (url !== prev.url) {
+        // another site: its history of alerts starts over
+        Object.assign(next, { url, state: 'pending', memory: INITIAL_MEMORY, last_check: null })
+        if (!next.paused) next.next_run_at = now
+      }
+    }
+    if (patch.interval_seconds !== undefined) {
+      next.interval_seconds = this.interval(patch.interval_seconds)
+      if (next.next_run_at !== null)
+        next.next_run_at = Math.min(next.next_run_at, now + next.interval_seconds * 1000)
+    }
+    if (patch.name !== undefined) next.name = patch.name
+    if (patch.alerts !== undefined) next.alerts = this.alerts(patch.alerts, prev.alerts)
+    if (patch.channels !== undefined) next.channels = this.channels(patch.channels, prev.channels, secrets)
+    if (patch.paused === true && !prev.paused)
+      Object.assign(next, { paused: true, paused_reason: 'user', next_run_at: null })
+    if (patch.paused === false && prev.paused)
+      Object.assign(next, { paused: false, paused_reason: null, next_run_at: now })
+    const saved = await this.o.monitors.updateMonitor(next)
+    if (!saved) throw new MonitorInputError('No monitor with this id for this API key.', true)
+    this.onScheduleChange()
+    return { monitor: saved, secrets }
+  }
+
+  async remove(userId: string, id: string): Promise<void> {
+    if (!(await this.o.monitors.deleteMonitor(userId, id.toLowerCase())))
+      throw new MonitorInputError('No monitor with this id for this API key.', true)
+  }
+
+  // ---- runs ----
+
+  /**
+   * One run of a monitor. Scheduled runs (`dueAt` given) move next_run_at on by one interval;
+   * runs on demand leave the schedule alone. Out of credits, a scheduled run pauses the user's
+   * monitors; a run on demand answers no_credits.
+   */
+  async run(
+    m: MonitorRecord,
+    trigger: 'schedule' | 'manual',
+    dueAt?: number,
+    how: RunHow = {},
+  ): Promise<RunOutcome> {
+    const startedAt = this.now()
+    let done
+    let failure: { code: 'check_failed' | 'invalid_url'; message: string } | undefined
+    try {
+      done = await runForUser(this.runDeps, m.user_id, m.url, how)
+    } catch (err) {
+      if (err instanceof RunRefused && (err.code === 'check_failed' || err.code === 'invalid_url'))
+        failure = { code: err.code, message: err.message }
+      else {
+        if (trigger === 'schedule') await this.o.monitors.releaseClaim(m.id)
+        if (err instanceof RunRefused && err.code === 'insufficient_credits') {
+          if (trigger === 'schedule') await this.pauseForCredits(m.user_id)
+          return { kind: 'no_credits' }
+        }
+        throw err
+      }
+    }
+    let result: RunResult | undefined
+    let obs: Observation
+    let last: LastCheck | null = null
+    let responseMs: number | null = null
+    if (done) {
+      const { check, report } = done
+      result = toRunResult(check, report, done.remaining)
+      last = {
+        id: check.id,
+        health_score: check.health_score,
+        risk_level: check.risk_level,
+        status: report.status,
+        created_at: check.created_at,
+      }
+      responseMs = Math.max(0, Math.round(report.responseTimeMs))
+      obs = observeCheck(last, check.checks)
+    } else {
+      obs = { kind: 'failed', error: { code: failure!.code, message: failure!.message } }
+    }
+
+    const monitor = await this.finish(m.id, trigger, startedAt, obs, last, responseMs, dueAt)
+    if (result) return { kind: 'saved', result, monitor }
+    return { kind: 'failed', ...failure!, monitor }
+  }
+
+  /** Applies a run's observation to the monitor as it is NOW (it may have changed meanwhile). */
+  private async finish(
+    id: string,
+    trigger: 'schedule' | 'manual',
+    startedAt: number,
+    obs: Observation,
+    last: LastCheck | null,
+    responseMs: number | null,
+    dueAt?: number,
+  ): Promise<MonitorRecord | undefined> {
+    const current = await this.o.monitors.getMonitorById(id)
+    if (!current) {
+      if (trigger === 'schedule') await this.o.monitors.releaseClaim(id)
+      return undefined
+    }
+    const now = this.now()
+    const out = evaluate(current, obs)
+    let next = current.next_run_at
+    if (trigger === 'schedule' && dueAt !== undefined && !current.paused && next === dueAt) {
+      // one interval after this run STARTED: a late run (a stop, a backlog) stands for the slots
+      // it missed instead of being followed by a burst, and monitors created together spread
+      // out by themselves instead of falling due in the same second forever
+      next = startedAt + current.interval_seconds * 1000
+    }
+    const updated: MonitorRecord = {
+      ...current,
+      state: out.state,
+      memory: out.memory,
+      last_check: last ?? current.last_check,
+      next_run_at: current.paused ? null : next,
+      updated_at: new Date(now).toISOString(),
+    }
+    const run: RunRecord = {
+      id: nextId(now),
+      monitor_id: id,
+      started_at: new Date(startedAt).toISOString(),
+      outcome: obs.kind,
+      trigger,
+      check_id: last?.id ?? null,
+      health_score: last?.health_score ?? null,
+      response_time_ms: responseMs,
+      state: current.paused ? 'paused' : out.state,
+      error: obs.kind === 'failed' ? obs.error : null,
+    }
+    const events = this.eventRecords(
+      updated,
+      current.paused ? 'paused' : current.state,
+      out.events,
+      last,
+      now,
+    )
+    const saved = await this.o.monitors.finishRun(updated, run, events)
+    if (saved) this.dispatch(saved, events)
+    return saved
+  }
+
+  private eventRecords(
+    m: MonitorRecord,
+    previous: MonitorState,
+    raised: RaisedEvent[],
+    check: LastCheck | null,
+    now: number,
+  ): EventRecord[] {
+    const state: MonitorState = m.paused ? 'paused' : m.state
+    return raised.map((r) => ({
+      id: nextId(now),
+      monitor_id: m.id,
+      user_id: m.user_id,
+      event: r.event,
+      occurred_at: new Date(now).toISOString(),
+      message: r.message,
+      previous_state: previous,
+      state,
+      check,
+      deliveries: m.channels.map((c): Delivery => ({
+        channel_id: c.id,
+        type: c.type,
+        status: 'pending',
+        attempts: 0,
+        last_attempt_at: null,
+        last_error: null,
+      })),
+    }))
+  }
+
+  // ---- credits ----
+
+  /** Out of credits: every active monitor of the user pauses itself with credits.exhausted. */
+  pauseForCredits(userId: string): Promise<void> {
+    // runs of one user run out together: one pass per user at a time, so one event per monitor
+    let p = this.pausing.get(userId)
+    if (!p) {
+      p = this.pauseUser(userId).finally(() => this.pausing.delete(userId))
+      this.pausing.set(userId, p)
+    }
+    return p
+  }
+
+  private async pauseUser(userId: string): Promise<void> {
+    const now = this.now()
+    for (const m of await this.o.monitors.userMonitors(userId)) {
+      if (m.paused) continue
+      const paused: MonitorRecord = {
+        ...m,
+        paused: true,
+        paused_reason: 'credits',
+        next_run_at: null,
+        updated_at: new Date(now).toISOString(),
+      }
+      const events = this.eventRecords(
+        paused,
+        m.state,
+        [
+          {
+            event: 'credits.exhausted',
+            message: `Monitoring of ${m.url} is paused: no credits left. It resumes by itself when credits are granted`,
+          },
+        ],
+        m.last_check,
+        now,
+      )
+      const saved = await this.o.monitors.recordEvents(paused, events)
+      if (saved) this.dispatch(saved, events)
+    }
+  }
+
+  /** Monitors paused for credits resume once their user has credits again. */
+  async resumeCreditPaused(jitterMs: number): Promise<number> {
+    let resumed = 0
+    for (const userId of await this.o.monitors.creditPausedUsers()) {
+      if ((await this.o.store.users.availableCredits(userId)) < 1) continue
+      const now = this.now()
+      for (const m of await this.o.monitors.userMonitors(userId)) {
+        if (!m.paused || m.paused_reason !== 'credits') continue
+        await this.o.monitors.updateMonitor({
+          ...m,
+          paused: false,
+          paused_reason: null,
+          next_run_at: now + Math.floor(Math.random() * jitterMs),
+          updated_at: new Date(now).toISOString(),
+        })
+        resumed++
+      }
+    }
+    return resumed
+  }
+
+  // ---- deliveries ----
+
+  private dispatch(m: MonitorRecord, events: EventRecord[]): void {
+    for (const e of events) {
+      const payload: WebhookPayload = {
+        event: e.event,
+        occurred_at: e.occurred_at,
+        monitor: { id: m.id, name: m.name, url: m.url },
+        check: e.check,
+        previous_state: e.previous_state,
+        state: e.state,
+        message: e.message,
+      }
+      for (const d of e.deliveries) {
+        if (d.status !== 'pending') continue
+        const channel = m.channels.find((c) => c.id === d.channel_id)
+        const work = channel
+          ? this.o.deliverer.deliver(channel, payload, d, (nd) =>
+              this.o.monitors.updateDelivery(m.id, e.id, nd),
+            )
+          : this.o.monitors.updateDelivery(m.id, e.id, {
+              ...d,
+              status: 'failed',
+              last_error: 'The channel was removed before the alert could be delivered.',
+            })
+        const tracked = work.catch((err) => this.o.log?.(`delivery ${e.id}: ${(err as Error).message}`))
+        this.deliveries.add(tracked)
+        void tracked.finally(() => this.deliveries.delete(tracked))
+      }
+    }
+  }
+
+  /** Deliveries left pending by a stop are sent again at start. */
+  async resumeDeliveries(): Promise<void> {
+    for (const e of await this.o.monitors.pendingDeliveries()) {
+      const m = await this.o.monitors.getMonitorById(e.monitor_id)
+      if (m) this.dispatch(m, [e])
+    }
+  }
+
+  /** Waits for deliveries in progress (the deliverer must be closed first to cut retries short). */
+  async drain(): Promise<void> {
+    await Promise.allSettled([...this.deliveries])
+  }
+}

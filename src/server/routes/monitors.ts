@@ -1,0 +1,157 @@
+/**
+ * The monitor routes of DESIGN.md §9. Same bearer keys, envelope and rate limits as the public
+ * API: running a monitor now counts against the run limit and is charged like a run; every other
+ * route counts against the general limit. Another user's monitor is 404, exactly like an unknown
+ * one. Bad input is a 400 before anything is created.
+ */
+import type { H3Event } from 'h3'
+import {
+  MonitorCreate,
+  MonitorPatch,
+  MONITOR_PATHS,
+  type Monitor,
+  type MonitorEvents,
+  type MonitorList,
+  type MonitorRuns,
+} from '../../contract/monitors.js'
+import { PAGE_SIZES, type RunResult } from '../../contract/schemas.js'
+import { isUuid } from '../../monitors/ids.js'
+import type { Monitoring } from '../../monitors/runtime.js'
+import { MonitorInputError } from '../../monitors/service.js'
+import { eventView, monitorView, runView } from '../../monitors/views.js'
+import type { PageOptions } from '../../store/monitors.js'
+import { NO_CREDITS } from '../../runs/index.js'
+import { parseWith, readJson } from '../body.js'
+import type { ServerOptions } from '../context.js'
+import { ServiceError, badRequest, notFound } from '../errors.js'
+import type { FailureBudget } from '../failure-budget.js'
+import { DEFAULT_CAPACITY_WAIT_MS, keyGuard, refusedAsServiceError } from '../guard.js'
+import type { RateLimiter } from '../rate-limit.js'
+
+export function monitorRoutes(
+  opts: ServerOptions,
+  monitoring: Monitoring,
+  limiter: RateLimiter,
+  inFlight: Set<Promise<unknown>>,
+  failures: FailureBudget,
+) {
+  const { service } = monitoring
+  const guard = keyGuard(opts, limiter)
+
+  function monitorId(event: H3Event): string {
+    const id = String(event.context.params?.id ?? '')
+    if (!isUuid(id)) throw badRequest('The monitor id must be a UUID.')
+    return id.toLowerCase()
+  }
+
+  function page(event: H3Event): PageOptions {
+    const q = event.url.searchParams
+    const limits = q.getAll('limit')
+    const cursors = q.getAll('cursor')
+    if (limits.length > 1 || cursors.length > 1)
+      throw badRequest('Give `limit` and `cursor` at most once each.')
+    const limit = limits.length ? Number(limits[0]) : 10
+    if (!(PAGE_SIZES as readonly number[]).includes(limit) || !/^\d+$/.test(limits[0] ?? '10'))
+      throw badRequest('`limit` must be 10, 25 or 50.')
+    const cursor = cursors[0]
+    if (cursor !== undefined && !isUuid(cursor))
+      throw badRequest('`cursor` must be the `next_cursor` value of a previous page.')
+    return { limit, before: cursor?.toLowerCase() }
+  }
+
+  /** The service's input errors as the envelope. */
+  async function call<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn()
+    } catch (err) {
+      if (err instanceof MonitorInputError)
+        throw err.notFound ? notFound(err.message) : badRequest(err.message)
+      throw err
+    }
+  }
+
+  async function body(event: H3Event): Promise<unknown> {
+    const b = await readJson(event)
+    if (!b || typeof b !== 'object' || Array.isArray(b)) throw badRequest('The body must be a JSON object.')
+    return b
+  }
+
+  return {
+    [MONITOR_PATHS.monitors]: {
+      POST: async (event: H3Event): Promise<Response> => {
+        const key = await guard(event, 'api')
+        const input = parseWith(MonitorCreate, await body(event), 'monitor')
+        const { monitor, secrets } = await call(() => service.create(key.user_id, input))
+        return new Response(JSON.stringify(monitorView(monitor, secrets)), {
+          status: 201,
+          headers: { 'content-type': 'application/json; charset=utf-8' },
+        })
+      },
+      GET: async (event: H3Event): Promise<MonitorList> => {
+        const key = await guard(event, 'api')
+        const { items, next } = await service.monitors.listMonitors(key.user_id, page(event))
+        return { monitors: items.map((m) => monitorView(m)), next_cursor: next }
+      },
+    },
+    [MONITOR_PATHS.monitor]: {
+      GET: async (event: H3Event): Promise<Monitor> => {
+        const key = await guard(event, 'api')
+        return monitorView(await call(() => service.get(key.user_id, monitorId(event))))
+      },
+      PATCH: async (event: H3Event): Promise<Monitor> => {
+        const key = await guard(event, 'api')
+        const id = monitorId(event)
+        const input = parseWith(MonitorPatch, await body(event), 'monitor change')
+        const { monitor, secrets } = await call(() => service.update(key.user_id, id, input))
+        return monitorView(monitor, secrets)
+      },
+      DELETE: async (event: H3Event): Promise<Response> => {
+        const key = await guard(event, 'api')
+        const id = monitorId(event)
+        await call(() => service.remove(key.user_id, id))
+        return new Response(null, { status: 204 })
+      },
+    },
+    [MONITOR_PATHS.runs]: {
+      GET: async (event: H3Event): Promise<MonitorRuns> => {
+        const key = await guard(event, 'api')
+        const m = await call(() => service.get(key.user_id, monitorId(event)))
+        const { items, next } = await service.monitors.listRuns(m.id, page(event))
+        return { runs: items.map(runView), next_cursor: next }
+      },
+    },
+    [MONITOR_PATHS.events]: {
+      GET: async (event: H3Event): Promise<MonitorEvents> => {
+        const key = await guard(event, 'api')
+        const m = await call(() => service.get(key.user_id, monitorId(event)))
+        const { items, next } = await service.monitors.listEvents(m.id, page(event))
+        return { events: items.map(eventView), next_cursor: next }
+      },
+    },
+    [MONITOR_PATHS.run]: {
+      POST: async (event: H3Event): Promise<RunResult> => {
+        const key = await guard(event, 'run')
+        const m = await call(() => service.get(key.user_id, monitorId(event)))
+        // the same steps as the run route: failure budget, credit, a slot of the shared capacity
+        const work = service.run(m, 'manual', undefined, {
+          waitMs: opts.capacityWaitMs ?? DEFAULT_CAPACITY_WAIT_MS,
+          budget: { failures, key: key.id },
+        })
+        inFlight.add(work)
+        let outcome
+        try {
+          outcome = await work
+        } catch (err) {
+          throw refusedAsServiceError(err)
+        } finally {
+          inFlight.delete(work)
+        }
+        if (outcome.kind === 'saved') return outcome.result
+        if (outcome.kind === 'no_credits') throw new ServiceError(402, 'insufficient_credits', NO_CREDITS)
+        throw outcome.code === 'invalid_url'
+          ? new ServiceError(400, 'invalid_url', outcome.message)
+          : new ServiceError(502, 'check_failed', outcome.message)
+      },
+    },
+  }
+}

@@ -1,0 +1,136 @@
+/**
+ * The monitor concern of the storage interface (DESIGN.md §9): monitors, their runs and events,
+ * the deliveries of each event, and the next-run times the scheduler claims. Every backend
+ * implements it in its own file (src/store/lowdb/monitors.ts, …). Durability contract as for the
+ * rest of the store: a resolved write is on disk.
+ */
+import type {
+  AlertsView,
+  ChannelType,
+  Delivery,
+  EventName,
+  LastCheck,
+  MonitorRun,
+  MonitorState,
+} from '../contract/monitors.js'
+
+export interface ChannelRecord {
+  id: string
+  type: ChannelType
+  /** The URL (webhook, slack, discord, teams) or address (email), unmasked. */
+  target: string
+  /** Webhook signing secret, sealed with the server's secret key (src/monitors/secrets.ts). */
+  secret_sealed: string | null
+}
+
+/** What the event rules remember between runs, so a change alerts once and a restart alerts never. */
+export interface MonitorMemory {
+  /** Consecutive failed runs (check failed, or reachability needs review). */
+  failures: number
+  /** Certificate thresholds (days) already announced for the current certificate. */
+  cert_sent: number[]
+  cert_invalid: boolean
+  below_min_score: boolean
+  /** Security headers present at the last saved run; null before the first. */
+  headers: string[] | null
+}
+
+export interface MonitorRecord {
+  id: string
+  user_id: string
+  url: string
+  name: string
+  interval_seconds: number
+  paused: boolean
+  paused_reason: 'user' | 'credits' | null
+  /** The state before a pause (restored on resume); the wire state is `paused` while paused. */
+  state: Exclude<MonitorState, 'paused'>
+  last_check: LastCheck | null
+  /** Epoch ms of the next scheduled run; null while paused. */
+  next_run_at: number | null
+  created_at: string
+  updated_at: string
+  alerts: AlertsView
+  channels: ChannelRecord[]
+  memory: MonitorMemory
+}
+
+export interface RunRecord extends MonitorRun {
+  monitor_id: string
+}
+
+export interface EventRecord {
+  id: string
+  monitor_id: string
+  user_id: string
+  event: EventName
+  occurred_at: string
+  message: string
+  previous_state: MonitorState
+  state: MonitorState
+  check: LastCheck | null
+  deliveries: Delivery[]
+}
+
+export interface Page<T> {
+  items: T[]
+  /** The id of the last item when more (older) items exist, else null. */
+  next: string | null
+}
+
+export interface PageOptions {
+  limit: number
+  /** Only items whose id sorts strictly before this one (ids are time-ordered UUIDv7). */
+  before?: string
+}
+
+/** A due run handed to one scheduler: the monitor as stored and the time it was due. */
+export interface Claim {
+  monitor: MonitorRecord
+  due_at: number
+}
+
+export interface MonitorStore {
+  createMonitor(m: MonitorRecord): Promise<MonitorRecord>
+  /** The user's monitor, or undefined (unknown or another user's: the same answer). */
+  getMonitor(userId: string, id: string): Promise<MonitorRecord | undefined>
+  /** Any user's monitor by id (the scheduler). */
+  getMonitorById(id: string): Promise<MonitorRecord | undefined>
+  /** Newest first. */
+  listMonitors(userId: string, opts: PageOptions): Promise<Page<MonitorRecord>>
+  /** Every monitor of a user (credit pauses and resumes). */
+  userMonitors(userId: string): Promise<MonitorRecord[]>
+  /** Replaces the stored monitor (same id and user); undefined when it was deleted meanwhile. */
+  updateMonitor(m: MonitorRecord): Promise<MonitorRecord | undefined>
+  /** Deletes the monitor with its runs and events. */
+  deleteMonitor(userId: string, id: string): Promise<boolean>
+
+  /**
+   * Hands out monitors whose next run is due at `now` (at most `max`), each to one caller only:
+   * a claimed monitor is not handed out again until `finishRun` or `releaseClaim`, or (shared
+   * backends) until `leaseMs` have passed: the instance holding it died.
+   */
+  claimDue(now: number, max: number, leaseMs?: number): Promise<Claim[]>
+  /** The earliest next_run_at not claimed (for the scheduler's timer); null when none. */
+  nextDueAt(): Promise<number | null>
+  /** Give a claim back unrun (shutdown): its next_run_at is unchanged, so it is not skipped. */
+  releaseClaim(monitorId: string): Promise<void>
+  /**
+   * The end of a run, in one durable step: the monitor's new state and next_run_at, the run for
+   * its history, and the events it raised. Ends the claim, if any.
+   */
+  finishRun(m: MonitorRecord, run: RunRecord, events: EventRecord[]): Promise<MonitorRecord | undefined>
+  /** Events raised outside a run (credits.exhausted) with the monitor's new state. */
+  recordEvents(m: MonitorRecord, events: EventRecord[]): Promise<MonitorRecord | undefined>
+
+  listRuns(monitorId: string, opts: PageOptions): Promise<Page<RunRecord>>
+  listEvents(monitorId: string, opts: PageOptions): Promise<Page<EventRecord>>
+  /** Replaces one delivery of an event (by channel id). */
+  updateDelivery(monitorId: string, eventId: string, delivery: Delivery): Promise<void>
+  /** Events with a delivery still pending (resumed after a restart). */
+  pendingDeliveries(): Promise<EventRecord[]>
+  /** Monitors paused for lack of credits, for the resume sweep. */
+  creditPausedUsers(): Promise<string[]>
+
+  close(): Promise<void>
+}

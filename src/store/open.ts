@@ -1,0 +1,39 @@
+/** Choosing and opening a backend. */
+import { openLowdbStore, type LowdbStoreOptions } from './lowdb/index.js'
+import type { Store } from './types.js'
+
+export interface OpenStoreOptions {
+  /** The embedded store's directory (unused with a database URL). */
+  dataDir: string
+  /** A postgres:// URL selects the PostgreSQL backend. */
+  databaseUrl?: string
+  /** PostgreSQL: connections per process. */
+  poolSize?: number
+  /** PostgreSQL: statement timeout, ms. */
+  statementTimeoutMs?: number
+  /** Lease of a credit reservation, ms: how long a check that never ends holds its credit. */
+  leaseMs?: number
+  /** Runs and events kept per monitor. */
+  monitorHistory?: number
+}
+
+/**
+ * Opens the store: PostgreSQL for a database URL (connects and migrates), else the embedded store
+ * (creates and locks the data dir). The PostgreSQL code is loaded only when asked for, so the
+ * embedded default does not pay for it at start-up.
+ */
+export async function openStore(o: OpenStoreOptions | string): Promise<Store> {
+  const opts = typeof o === 'string' ? { dataDir: o } : o
+  if (opts.databaseUrl) {
+    const { openPostgresStore } = await import('./postgres/index.js')
+    return openPostgresStore({
+      url: opts.databaseUrl,
+      poolSize: opts.poolSize,
+      statementTimeoutMs: opts.statementTimeoutMs,
+      leaseMs: opts.leaseMs,
+      monitorHistory: opts.monitorHistory,
+    })
+  }
+  const lowdb: LowdbStoreOptions = { leaseMs: opts.leaseMs, monitorHistory: opts.monitorHistory }
+  return openLowdbStore(opts.dataDir, lowdb)
+}

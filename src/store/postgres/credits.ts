@@ -1,0 +1,89 @@
+/**
+ * Where credits are reserved on PostgreSQL. The user row carries the counters (granted, used,
+ * held) and a CHECK constraint keeps used + held <= granted, so no interleaving of instances can
+ * overspend. A reservation is a row with a lease (expires_at) and is taken in ONE statement that
+ * raises `held` only where a credit is free and inserts the row: concurrent reservations serialise
+ * on the user row. A reservation left by a dead instance is swept back once its lease ran out: at
+ * once for a user whose reservation would otherwise fail, and for everyone every few seconds.
+ */
+import { randomUUID } from 'node:crypto'
+import { sql, type Kysely } from 'kysely'
+import type { Reservation } from '../types.js'
+import type { Database } from './schema.js'
+
+/** A key for pg_try_advisory_xact_lock: one global sweeper at a time (two could deadlock on users rows). */
+const SWEEP_LOCK = 0x5173_7765 // "Sswe"
+
+export class PgCredits {
+  constructor(
+    private readonly db: Kysely<Database>,
+    readonly leaseMs: number,
+  ) {}
+
+  private async tryReserve(userId: string): Promise<Reservation | undefined> {
+    const id = randomUUID()
+    const { rows } = await sql<{ expires_ms: string }>`
+      WITH u AS (
+        UPDATE users SET credits_held = credits_held + 1
+        WHERE id = ${userId} AND credits_granted - credits_used - credits_held >= 1
+        RETURNING id
+      )
+      INSERT INTO reservations (id, user_id, expires_at)
+      SELECT ${id}::uuid, u.id, now() + make_interval(secs => ${this.leaseMs / 1000}) FROM u
+      RETURNING floor(extract(epoch FROM expires_at) * 1000)::bigint AS expires_ms`.execute(this.db)
+    return rows[0] && { id, user_id: userId, expires_at: Number(rows[0].expires_ms) }
+  }
+
+  async reserve(userId: string): Promise<Reservation | undefined> {
+    const r = await this.tryReserve(userId)
+    if (r) return r
+    // none free: perhaps some are held by reservations whose lease ran out
+    return (await this.sweep(userId)) > 0 ? this.tryReserve(userId) : undefined
+  }
+
+  async release(r: Reservation): Promise<void> {
+    await sql`
+      WITH r AS (DELETE FROM reservations WHERE id = ${r.id}::uuid AND user_id = ${r.user_id} RETURNING user_id)
+      UPDATE users SET credits_held = credits_held - 1 FROM r WHERE users.id = r.user_id`.execute(this.db)
+  }
+
+  /**
+   * Returns expired reservations' credits: of one user, or of everyone (then only when no other
+   * instance is sweeping right now). Rows locked by a commit in progress are skipped. Returns how
+   * many were returned.
+   */
+  async sweep(userId?: string): Promise<number> {
+    const statement = sql<{ n: string }>`
+      WITH gone AS (
+        DELETE FROM reservations WHERE id IN (
+          SELECT id FROM reservations
+          WHERE expires_at <= now() ${userId === undefined ? sql`` : sql`AND user_id = ${userId}`}
+          FOR UPDATE SKIP LOCKED
+        )
+        RETURNING user_id
+      ),
+      n AS (SELECT user_id, count(*)::int AS n FROM gone GROUP BY user_id),
+      upd AS (
+        UPDATE users SET credits_held = users.credits_held - n.n FROM n WHERE users.id = n.user_id RETURNING n.n
+      )
+      SELECT coalesce(sum(n), 0)::int AS n FROM upd`
+    if (userId !== undefined) return Number((await statement.execute(this.db)).rows[0]?.n ?? 0)
+    return this.db.transaction().execute(async (trx) => {
+      const { rows } = await sql<{
+        got: boolean
+      }>`SELECT pg_try_advisory_xact_lock(${SWEEP_LOCK}) AS got`.execute(trx)
+      if (!rows[0]?.got) return 0
+      return Number((await statement.execute(trx)).rows[0]?.n ?? 0)
+    })
+  }
+
+  /** Live reservations are subtracted from the balance (expired ones no longer count, swept or not). */
+  async available(userId: string): Promise<number> {
+    const { rows } = await sql<{ n: string }>`
+      SELECT greatest(0, u.credits_granted - u.credits_used - (
+        SELECT count(*) FROM reservations r WHERE r.user_id = u.id AND r.expires_at > now()
+      )) AS n
+      FROM users u WHERE u.id = ${userId}`.execute(this.db)
+    return rows[0] ? Number(rows[0].n) : 0
+  }
+}

@@ -1,0 +1,226 @@
+/**
+ * Copying an embedded deployment (a lowdb data dir) into PostgreSQL: users with their balances,
+ * keys (revoked ones too), saved checks with their ids and created_at, so paging is identical;
+ * monitors with their runs, events and channels; dashboard accounts with their live sessions,
+ * invite links and device grants (so nobody has to sign in again behind the same address).
+ * Idempotent: whatever is already in the database (same user id, key id or hash, check id,
+ * monitor, run or event id, account id or email, …) is left as it is, so a second run copies
+ * nothing. Each user and its checks are copied in one transaction (an interrupted run leaves
+ * whole users), each monitor with its history in one; a user that already exists in the database
+ * keeps its balance.
+ *
+ * Webhook signing secrets are sealed with the server's secret key, which differs between the
+ * backends (embedded: `<data-dir>/secret-key` unless SITEHEALTH_SECRET_KEY is set; PostgreSQL:
+ * SITEHEALTH_SECRET_KEY, else derived from the shared admin token). `reseal` opens each secret
+ * with the source key and seals it with the target's; every secret is re-sealed before anything
+ * is written, so a missing or wrong key stops the import with nothing copied.
+ */
+import { sql } from 'kysely'
+import { secretBox } from '../../monitors/secrets.js'
+import type { LowdbStore } from '../lowdb/store.js'
+import type { MonitorRecord } from '../monitors.js'
+import { insertChecks, recordJson } from './checks.js'
+import type { PostgresStore } from './store.js'
+
+export interface ImportCounts {
+  copied: number
+  present: number
+}
+
+export interface ImportSummary {
+  users: ImportCounts
+  keys: ImportCounts & { revoked: number }
+  checks: ImportCounts
+  /** runs and events: how many were copied. */
+  monitors: ImportCounts & { runs: number; events: number }
+  /** sessions, invites, device_grants: how many live ones were copied. */
+  accounts: ImportCounts & { sessions: number; invites: number; device_grants: number }
+}
+
+/** A problem with the import's settings: its message is one line, fit to print as is. */
+export class ImportError extends Error {
+  override name = 'ImportError'
+}
+
+export interface SealingKeys {
+  /** Keys the data dir's secrets may be sealed with (its secret-key file, SITEHEALTH_SECRET_KEY). */
+  source: string[]
+  /** The key the PostgreSQL instances seal with; undefined when not known (no secret can be copied). */
+  target: string | undefined
+}
+
+/** Opens a secret sealed with one of the source keys and seals it for the target. */
+export function resealer(keys: SealingKeys): (sealed: string) => string {
+  const target = keys.target === undefined ? undefined : secretBox(keys.target)
+  const sources = keys.source.map(secretBox)
+  return (sealed) => {
+    if (!target)
+      throw new ImportError(
+        'The data dir has webhook channels with signing secrets: set SITEHEALTH_ADMIN_TOKEN to the token the PostgreSQL instances use (or SITEHEALTH_SECRET_KEY, if they set one) so they can be re-sealed.',
+      )
+    const opened = [target, ...sources].map((b) => tryOpen(b, sealed)).find((p) => p !== undefined)
+    if (opened === undefined)
+      throw new ImportError(
+        "A webhook channel's signing secret opens with none of the keys given: set SITEHEALTH_SECRET_KEY to the key the embedded serve used, or keep its <data-dir>/secret-key file.",
+      )
+    return target.seal(opened)
+  }
+}
+
+function tryOpen(box: ReturnType<typeof secretBox>, sealed: string): string | undefined {
+  try {
+    return box.open(sealed)
+  } catch {
+    return undefined
+  }
+}
+
+export interface ImportProgress {
+  /** Checks in the data dir (known before copying starts). */
+  total: number
+  done: number
+}
+
+export interface ImportOptions {
+  onProgress?: (p: ImportProgress) => void
+  /** Re-seals a webhook secret for the target (see resealer); without it, a sealed secret stops the import. */
+  reseal?: (sealed: string) => string
+}
+
+export async function importDataDir(
+  source: LowdbStore,
+  target: PostgresStore,
+  o: ImportOptions = {},
+): Promise<ImportSummary> {
+  const { onProgress } = o
+  const summary: ImportSummary = {
+    users: { copied: 0, present: 0 },
+    keys: { copied: 0, present: 0, revoked: 0 },
+    checks: { copied: 0, present: 0 },
+    monitors: { copied: 0, present: 0, runs: 0, events: 0 },
+    accounts: { copied: 0, present: 0, sessions: 0, invites: 0, device_grants: 0 },
+  }
+  const reseal = o.reseal ?? resealer({ source: [], target: undefined })
+  // first, before anything is written: every secret must be re-sealable
+  const monitors = [...source.monitors.all()].map((m) => ({
+    ...m,
+    monitor: {
+      ...m.monitor,
+      channels: m.monitor.channels.map((c) => ({
+        ...c,
+        secret_sealed: c.secret_sealed === null ? null : reseal(c.secret_sealed),
+      })),
+    } satisfies MonitorRecord,
+  }))
+  const users = source.users.all()
+  // every stored check was charged: credits_used counts them (imports included)
+  const progress = { total: users.reduce((n, u) => n + u.credits_used, 0), done: 0 }
+  onProgress?.(progress)
+
+  for (const u of users) {
+    await target.db.transaction().execute(async (trx) => {
+      const inserted = await sql`
+        INSERT INTO users (id, credits_granted, credits_used, last_check_ms, created_at)
+        VALUES (${u.id}, ${u.credits_granted}, ${u.credits_used}, ${u.last_check_ms}, ${u.created_at}::timestamptz)
+        ON CONFLICT (id) DO NOTHING`.execute(trx)
+      summary.users[Number(inserted.numAffectedRows ?? 0) > 0 ? 'copied' : 'present']++
+      for await (const batch of source.checks.all(u.id)) {
+        const copied = await insertChecks(
+          trx,
+          u.id,
+          batch.map((c) => ({ id: c.id, ms: Date.parse(c.created_at), json: recordJson(c) })),
+        )
+        summary.checks.copied += copied
+        summary.checks.present += batch.length - copied
+        progress.done += batch.length
+        onProgress?.(progress)
+      }
+      // a user that was already there must not commit a check at a time it now holds
+      await sql`UPDATE users SET last_check_ms = greatest(last_check_ms, ${u.last_check_ms}::bigint) WHERE id = ${u.id}`.execute(
+        trx,
+      )
+    })
+  }
+
+  const keys = source.keys.all()
+  await target.db.transaction().execute(async (trx) => {
+    for (const k of keys) {
+      const r = await sql`
+        INSERT INTO api_keys (id, name, user_id, prefix, hash, created_at, last_used_at, revoked_at)
+        VALUES (${k.id}, ${k.name}, ${k.user_id}, ${k.prefix}, ${k.hash}, ${k.created_at}::timestamptz,
+          ${k.last_used_at}::timestamptz, ${k.revoked_at}::timestamptz)
+        ON CONFLICT DO NOTHING`.execute(trx)
+      const copied = Number(r.numAffectedRows ?? 0) > 0
+      summary.keys[copied ? 'copied' : 'present']++
+      if (copied && k.revoked_at) summary.keys.revoked++
+    }
+  })
+
+  for (const { monitor: m, runs, events } of monitors) {
+    await target.db.transaction().execute(async (trx) => {
+      const r = await sql`
+        INSERT INTO monitors (id, user_id, next_run_ms, paused, paused_reason, record)
+        VALUES (${m.id}, ${m.user_id}, ${m.next_run_at === null ? null : String(Math.trunc(m.next_run_at))},
+          ${m.paused}, ${m.paused_reason}, ${JSON.stringify(m)})
+        ON CONFLICT (id) DO NOTHING`.execute(trx)
+      if (Number(r.numAffectedRows ?? 0) === 0) {
+        summary.monitors.present++
+        return // its history is the database's now: runs since the first import stay as they are
+      }
+      summary.monitors.copied++
+      for (const run of runs) {
+        const rr = await sql`
+          INSERT INTO monitor_runs (id, monitor_id, record) VALUES (${run.id}, ${m.id}, ${JSON.stringify(run)})
+          ON CONFLICT (id) DO NOTHING`.execute(trx)
+        summary.monitors.runs += Number(rr.numAffectedRows ?? 0)
+      }
+      for (const e of events) {
+        const er = await sql`
+          INSERT INTO monitor_events (id, monitor_id, pending, record)
+          VALUES (${e.id}, ${m.id}, ${e.deliveries.some((d) => d.status === 'pending')}, ${JSON.stringify(e)})
+          ON CONFLICT (id) DO NOTHING`.execute(trx)
+        summary.monitors.events += Number(er.numAffectedRows ?? 0)
+      }
+    })
+  }
+
+  const acc = source.accounts.all()
+  await target.db.transaction().execute(async (trx) => {
+    const n = (r: { numAffectedRows?: bigint }) => Number(r.numAffectedRows ?? 0)
+    for (const a of acc.accounts) {
+      // ON CONFLICT without a target: the same id, or an account with this email made on PostgreSQL
+      const r = await sql`
+        INSERT INTO accounts (id, email, password_hash, user_id, admin, disabled_at, created_at)
+        VALUES (${a.id}, ${a.email}, ${a.password_hash}, ${a.user_id}, ${a.admin},
+          ${a.disabled_at}::timestamptz, ${a.created_at}::timestamptz)
+        ON CONFLICT DO NOTHING`.execute(trx)
+      summary.accounts[n(r) > 0 ? 'copied' : 'present']++
+    }
+    for (const s of acc.sessions) {
+      // only sessions of the account that was copied (not of a same-email one made on PostgreSQL)
+      const r = await sql`
+        INSERT INTO sessions (id, account_id, csrf, created_at, expires_at)
+        SELECT ${s.id}, ${s.account_id}, ${s.csrf}, ${s.created_at}::timestamptz, ${s.expires_at}::timestamptz
+        WHERE EXISTS (SELECT 1 FROM accounts WHERE id = ${s.account_id})
+        ON CONFLICT DO NOTHING`.execute(trx)
+      summary.accounts.sessions += n(r)
+    }
+    for (const i of acc.invites) {
+      const r = await sql`
+        INSERT INTO invites (id, kind, account_id, email, admin, credits, created_at, expires_at, used_at)
+        VALUES (${i.id}, ${i.kind}, ${i.account_id}, ${i.email}, ${i.admin}, ${i.credits},
+          ${i.created_at}::timestamptz, ${i.expires_at}::timestamptz, ${i.used_at}::timestamptz)
+        ON CONFLICT DO NOTHING`.execute(trx)
+      summary.accounts.invites += n(r)
+    }
+    for (const g of acc.device_grants) {
+      const r = await sql`
+        INSERT INTO device_grants (id, user_code, name, status, account_id, key_id, created_at, expires_at, polled_at)
+        VALUES (${g.id}, ${g.user_code}, ${g.name}, ${g.status}, ${g.account_id}, ${g.key_id},
+          ${g.created_at}::timestamptz, ${g.expires_at}::timestamptz, ${g.polled_at}::timestamptz)
+        ON CONFLICT DO NOTHING`.execute(trx)
+      summary.accounts.device_grants += n(r)
+    }
+  })
+  return summary
+}

@@ -1,0 +1,14 @@
+/**
+ * Every migration, by name; names sort in the order they apply. Add a migration as a new file and
+ * a new line here; never edit or remove one that was released.
+ */
+import type { Migration } from 'kysely'
+import { initial } from './0001-initial.js'
+import { monitors } from './0002-monitors.js'
+import { accounts } from './0003-accounts.js'
+
+export const MIGRATIONS: Record<string, Migration> = {
+  '0001-initial': initial,
+  '0002-monitors': monitors,
+  '0003-accounts': accounts,
+}

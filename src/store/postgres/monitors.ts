@@ -1,0 +1,255 @@
+/**
+ * Monitors on PostgreSQL (the monitors, monitor_runs and monitor_events tables). Several
+ * instances share the schedule: `claimDue` takes due rows with `FOR UPDATE SKIP LOCKED` and marks
+ * them with a lease (claimed_until_ms) in the same statement, so each due run goes to exactly one
+ * instance; a run held by an instance that died is taken over once its lease has passed. Leased
+ * rows rather than a job queue (pg-boss, graphile-worker): a monitor is already a row with its
+ * next run time, so one indexed UPDATE is the whole queue, with no second copy of the schedule
+ * to keep in step.
+ */
+import { sql, type Kysely } from 'kysely'
+import type { Delivery } from '../../contract/monitors.js'
+import type {
+  Claim,
+  EventRecord,
+  MonitorRecord,
+  MonitorStore,
+  Page,
+  PageOptions,
+  RunRecord,
+} from '../monitors.js'
+import type { Database } from './schema.js'
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+/** A claim outlives the longest check (120 s) by a minute before another instance may take it. */
+export const DEFAULT_CLAIM_LEASE_MS = 180_000
+
+interface MonitorRow {
+  id: string
+  user_id: string
+  next_run_ms: string | null
+  record: MonitorRecord
+}
+
+function toMonitor(r: MonitorRow): MonitorRecord {
+  return {
+    ...r.record,
+    id: r.id,
+    user_id: r.user_id,
+    next_run_at: r.next_run_ms === null ? null : Number(r.next_run_ms),
+  }
+}
+
+const ms = (v: number | null) => (v === null ? null : String(Math.trunc(v)))
+
+export interface PgMonitorsOptions {
+  claimLeaseMs?: number
+  /** Runs and events kept per monitor (default 100). */
+  historyLimit?: number
+  now?: () => number
+}
+
+export class PgMonitors implements MonitorStore {
+  private readonly leaseMs: number
+  private readonly historyLimit: number
+  private readonly now: () => number
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    o: PgMonitorsOptions = {},
+  ) {
+    this.leaseMs = o.claimLeaseMs ?? DEFAULT_CLAIM_LEASE_MS
+    this.historyLimit = o.historyLimit ?? 100
+    this.now = o.now ?? Date.now
+  }
+
+  async createMonitor(m: MonitorRecord): Promise<MonitorRecord> {
+    await sql`
+      INSERT INTO monitors (id, user_id, next_run_ms, paused, paused_reason, record)
+      VALUES (${m.id}, ${m.user_id}, ${ms(m.next_run_at)}, ${m.paused}, ${m.paused_reason}, ${JSON.stringify(m)})`.execute(
+      this.db,
+    )
+    return m
+  }
+
+  async getMonitor(userId: string, id: string): Promise<MonitorRecord | undefined> {
+    if (!UUID.test(id)) return undefined
+    const { rows } = await sql<MonitorRow>`
+      SELECT id, user_id, next_run_ms, record FROM monitors WHERE id = ${id} AND user_id = ${userId}`.execute(
+      this.db,
+    )
+    return rows[0] && toMonitor(rows[0])
+  }
+
+  async getMonitorById(id: string): Promise<MonitorRecord | undefined> {
+    if (!UUID.test(id)) return undefined
+    const { rows } = await sql<MonitorRow>`
+      SELECT id, user_id, next_run_ms, record FROM monitors WHERE id = ${id}`.execute(this.db)
+    return rows[0] && toMonitor(rows[0])
+  }
+
+  async listMonitors(userId: string, opts: PageOptions): Promise<Page<MonitorRecord>> {
+    const before = opts.before && UUID.test(opts.before) ? opts.before : null
+    const { rows } = await sql<MonitorRow>`
+      SELECT id, user_id, next_run_ms, record FROM monitors
+      WHERE user_id = ${userId} AND (${before}::uuid IS NULL OR id < ${before}::uuid)
+      ORDER BY id DESC LIMIT ${opts.limit + 1}`.execute(this.db)
+    const items = rows.slice(0, opts.limit).map(toMonitor)
+    return { items, next: rows.length > opts.limit ? items[items.length - 1].id : null }
+  }
+
+  async userMonitors(userId: string): Promise<MonitorRecord[]> {
+    const { rows } = await sql<MonitorRow>`
+      SELECT id, user_id, next_run_ms, record FROM monitors WHERE user_id = ${userId} ORDER BY id`.execute(
+      this.db,
+    )
+    return rows.map(toMonitor)
+  }
+
+  private async put(db: Kysely<Database>, m: MonitorRecord, endClaim: boolean): Promise<boolean> {
+    const r = await sql`
+      UPDATE monitors SET next_run_ms = ${ms(m.next_run_at)}, paused = ${m.paused},
+        paused_reason = ${m.paused_reason}, record = ${JSON.stringify(m)},
+        claimed_until_ms = CASE WHEN ${endClaim} THEN NULL ELSE claimed_until_ms END
+      WHERE id = ${m.id} AND user_id = ${m.user_id}`.execute(db)
+    return Number(r.numAffectedRows ?? 0) > 0
+  }
+
+  async updateMonitor(m: MonitorRecord): Promise<MonitorRecord | undefined> {
+    return (await this.put(this.db, m, false)) ? m : undefined
+  }
+
+  async deleteMonitor(userId: string, id: string): Promise<boolean> {
+    if (!UUID.test(id)) return false
+    const r = await sql`DELETE FROM monitors WHERE id = ${id} AND user_id = ${userId}`.execute(this.db)
+    return Number(r.numAffectedRows ?? 0) > 0
+  }
+
+  async claimDue(now: number, max: number, leaseMs = this.leaseMs): Promise<Claim[]> {
+    if (max <= 0) return []
+    const { rows } = await sql<MonitorRow>`
+      UPDATE monitors m SET claimed_until_ms = ${String(now + leaseMs)}
+      FROM (
+        SELECT id FROM monitors
+        WHERE next_run_ms <= ${String(now)} AND NOT paused
+          AND (claimed_until_ms IS NULL OR claimed_until_ms < ${String(now)})
+        ORDER BY next_run_ms
+        LIMIT ${max}
+        FOR UPDATE SKIP LOCKED
+      ) due
+      WHERE m.id = due.id
+      RETURNING m.id, m.user_id, m.next_run_ms, m.record`.execute(this.db)
+    return rows.map((r) => ({ monitor: toMonitor(r), due_at: Number(r.next_run_ms) }))
+  }
+
+  async nextDueAt(): Promise<number | null> {
+    const now = String(this.now())
+    const { rows } = await sql<{ next: string | null }>`
+      SELECT min(next_run_ms) AS next FROM monitors
+      WHERE next_run_ms IS NOT NULL AND NOT paused
+        AND (claimed_until_ms IS NULL OR claimed_until_ms < ${now})`.execute(this.db)
+    const next = rows[0]?.next
+    return next === null || next === undefined ? null : Number(next)
+  }
+
+  async releaseClaim(monitorId: string): Promise<void> {
+    await sql`UPDATE monitors SET claimed_until_ms = NULL WHERE id = ${monitorId}`.execute(this.db)
+  }
+
+  private async insertEvents(db: Kysely<Database>, events: EventRecord[]): Promise<void> {
+    for (const e of events)
+      await sql`
+        INSERT INTO monitor_events (id, monitor_id, pending, record)
+        VALUES (${e.id}, ${e.monitor_id}, ${e.deliveries.some((d) => d.status === 'pending')}, ${JSON.stringify(e)})
+        ON CONFLICT (id) DO NOTHING`.execute(db)
+  }
+
+  /** Keeps the newest `historyLimit` rows of a monitor in a history table. */
+  private async prune(db: Kysely<Database>, table: 'monitor_runs' | 'monitor_events', monitorId: string) {
+    await sql`
+      DELETE FROM ${sql.table(table)} WHERE monitor_id = ${monitorId} AND id < (
+        SELECT id FROM ${sql.table(table)} WHERE monitor_id = ${monitorId}
+        ORDER BY id DESC OFFSET ${this.historyLimit - 1} LIMIT 1)`.execute(db)
+  }
+
+  async finishRun(
+    m: MonitorRecord,
+    run: RunRecord,
+    events: EventRecord[],
+  ): Promise<MonitorRecord | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      if (!(await this.put(trx, m, run.trigger === 'schedule'))) return undefined
+      await sql`
+        INSERT INTO monitor_runs (id, monitor_id, record) VALUES (${run.id}, ${m.id}, ${JSON.stringify(run)})
+        ON CONFLICT (id) DO NOTHING`.execute(trx)
+      await this.insertEvents(trx, events)
+      await this.prune(trx, 'monitor_runs', m.id)
+      if (events.length > 0) await this.prune(trx, 'monitor_events', m.id)
+      return m
+    })
+  }
+
+  async recordEvents(m: MonitorRecord, events: EventRecord[]): Promise<MonitorRecord | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      if (!(await this.put(trx, m, false))) return undefined
+      await this.insertEvents(trx, events)
+      await this.prune(trx, 'monitor_events', m.id)
+      return m
+    })
+  }
+
+  async listRuns(monitorId: string, opts: PageOptions): Promise<Page<RunRecord>> {
+    return this.page<RunRecord>('monitor_runs', monitorId, opts)
+  }
+
+  async listEvents(monitorId: string, opts: PageOptions): Promise<Page<EventRecord>> {
+    return this.page<EventRecord>('monitor_events', monitorId, opts)
+  }
+
+  private async page<T extends { id: string }>(
+    table: 'monitor_runs' | 'monitor_events',
+    monitorId: string,
+    opts: PageOptions,
+  ): Promise<Page<T>> {
+    if (!UUID.test(monitorId)) return { items: [], next: null }
+    const before = opts.before && UUID.test(opts.before) ? opts.before : null
+    const { rows } = await sql<{ record: T }>`
+      SELECT record FROM ${sql.table(table)}
+      WHERE monitor_id = ${monitorId} AND (${before}::uuid IS NULL OR id < ${before}::uuid)
+      ORDER BY id DESC LIMIT ${opts.limit + 1}`.execute(this.db)
+    const items = rows.slice(0, opts.limit).map((r) => r.record)
+    return { items, next: rows.length > opts.limit ? items[items.length - 1].id : null }
+  }
+
+  async updateDelivery(monitorId: string, eventId: string, delivery: Delivery): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const { rows } = await sql<{ record: EventRecord }>`
+        SELECT record FROM monitor_events WHERE id = ${eventId} AND monitor_id = ${monitorId} FOR UPDATE`.execute(
+        trx,
+      )
+      const ev = rows[0]?.record
+      if (!ev) return
+      ev.deliveries = ev.deliveries.map((d) => (d.channel_id === delivery.channel_id ? delivery : d))
+      await sql`
+        UPDATE monitor_events SET record = ${JSON.stringify(ev)},
+          pending = ${ev.deliveries.some((d) => d.status === 'pending')}
+        WHERE id = ${eventId}`.execute(trx)
+    })
+  }
+
+  async pendingDeliveries(): Promise<EventRecord[]> {
+    const { rows } = await sql<{ record: EventRecord }>`
+      SELECT record FROM monitor_events WHERE pending ORDER BY id`.execute(this.db)
+    return rows.map((r) => r.record)
+  }
+
+  async creditPausedUsers(): Promise<string[]> {
+    const { rows } = await sql<{ user_id: string }>`
+      SELECT DISTINCT user_id FROM monitors WHERE paused_reason = 'credits'`.execute(this.db)
+    return rows.map((r) => r.user_id)
+  }
+
+  async close(): Promise<void> {
+    // the pool belongs to the store
+  }
+}

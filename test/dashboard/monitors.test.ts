@@ -1,0 +1,158 @@
+/**
+ * The monitor pages in a browser, in-process, over the real monitors service and scheduler (the
+ * DashboardMonitors port as `serve` wires it) watching a local site: list, create, the state
+ * after the first scheduled run, the history chart and its table, a real monitor.down event,
+ * pause/resume, another user's monitor is 404, axe on each page.
+ */
+import { createServer, type Server } from 'node:http'
+import { toNodeHandler } from 'h3/node'
+import type { Browser } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { Accounts } from '../../src/accounts/service.js'
+import { CheckCapacity, DEFAULT_CAPACITY } from '../../src/capacity/index.js'
+import { dashboardMonitors, startMonitoring, type Monitoring } from '../../src/monitors/index.js'
+import { createApp } from '../../src/server/app.js'
+import { DEFAULT_LIMITS } from '../../src/server/context.js'
+import { openLowdbStore, type LowdbStore } from '../../src/store/index.js'
+import { removeDir, tempDir } from '../store/helpers.js'
+import { expectAccessible, haveChromium, launch, noticeIfMissing, screenshot } from './browser.js'
+
+noticeIfMissing()
+const PW = 'correct horse battery'
+
+/** A local site that answers, or hangs up on every connection while `down`. */
+async function startSite() {
+  const state = { down: false }
+  const server = createServer((req, res) => {
+    if (state.down) return void req.socket.destroy()
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+    res.end('<!doctype html><html lang="en"><title>Shop</title><p>Welcome</p></html>')
+  })
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()))
+  return {
+    state,
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}/`,
+    close: () => new Promise((r) => server.close(r)),
+  }
+}
+
+describe.runIf(haveChromium || process.env.CI)('monitor pages', { timeout: 120_000 }, () => {
+  let browser: Browser
+  let store: LowdbStore
+  let dir: string
+  let server: Server
+  let url: string
+  let site: Awaited<ReturnType<typeof startSite>>
+  let monitoring: Monitoring
+
+  beforeAll(async () => {
+    dir = await tempDir()
+    store = await openLowdbStore(dir)
+    const accounts = new Accounts({
+      store,
+      accounts: store.accounts,
+      signup: 'open',
+      initialCredits: 5,
+      passwordCost: { logN: 12, r: 8, p: 1 },
+    })
+    await accounts.signUp('mo@example.com', PW)
+    await accounts.signUp('other@example.com', PW)
+    site = await startSite()
+    const capacity = new CheckCapacity(DEFAULT_CAPACITY)
+    monitoring = await startMonitoring({
+      store,
+      monitors: store.monitors!,
+      secretKey: 'test-secret-key-for-the-dashboard',
+      allowPrivateTargets: true,
+      checkTimeoutMs: 5000,
+      capacity,
+      scheduler: { catchUpMs: 0 },
+    })
+    const { app } = createApp({
+      store,
+      initialCredits: 5,
+      allowPrivateTargets: true,
+      adminToken: 'x'.repeat(40),
+      limits: DEFAULT_LIMITS,
+      checkTimeoutMs: 5000,
+      accounts,
+      capacity,
+      monitoring,
+      dashboardMonitors: dashboardMonitors(monitoring.service),
+    })
+    server = createServer(toNodeHandler(app))
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()))
+    url = `http://127.0.0.1:${(server.address() as { port: number }).port}`
+    browser = await launch()
+  })
+
+  afterAll(async () => {
+    await browser?.close()
+    await new Promise((r) => server?.close(r))
+    await monitoring?.close()
+    await site?.close()
+    await store?.close()
+    await removeDir(dir)
+  })
+
+  async function signedIn(email: string) {
+    const page = await (await browser.newContext()).newPage()
+    await page.goto(url)
+    await page.getByLabel('Email').fill(email)
+    await page.getByLabel('Password').fill(PW)
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor()
+    return page
+  }
+
+  it('creates a monitor, shows its state, chart, runs and events, pauses and resumes it', async () => {
+    const page = await signedIn('mo@example.com')
+    await page.getByRole('link', { name: 'Monitors', exact: true }).click()
+    await expectAccessible(page, 'monitors (empty)')
+    await page.getByLabel('URL').fill('ftp://nope.example')
+    await page.getByRole('button', { name: 'Create monitor' }).click()
+    expect(await page.getByRole('alert').textContent()).toMatch(/http/)
+    await page.getByLabel('URL').fill(site.url)
+    await page.getByLabel('Name').fill('Shop')
+    await page.getByRole('button', { name: 'Create monitor' }).click()
+    await page.getByRole('heading', { name: 'Shop', level: 1 }).waitFor()
+    const monitorUrl = page.url()
+    const id = monitorUrl.split('/').pop()!
+    // the scheduler runs a new monitor at once: its state comes from a real check of the site
+    const badge = async () => (await page.locator('.badge').first().textContent())?.trim()
+    for (let i = 0; i < 100 && (await badge()) === 'pending'; i++) {
+      await new Promise((r) => setTimeout(r, 100))
+      await page.reload()
+    }
+    expect(await badge()).toMatch(/^(up|degraded)$/)
+    // the site goes away: two failed runs (down_after 2) make it down and raise monitor.down
+    site.state.down = true
+    for (let i = 0; i < 2; i++) {
+      const m = await monitoring.service.monitors.getMonitorById(id)
+      expect((await monitoring.service.run(m!, 'manual')).kind).toBe('failed')
+    }
+    await page.reload()
+    expect(await badge()).toBe('down')
+    expect(await page.getByText('monitor.down').count()).toBe(1)
+    // uPlot drew the history; the table holds the saved run's response time
+    await page.locator('#history-chart canvas').waitFor()
+    expect(await page.getByRole('row', { name: / ms/ }).count()).toBeGreaterThan(0)
+    await expectAccessible(page, 'monitor page')
+    await screenshot(page, 'monitor')
+    await page.getByRole('button', { name: 'Pause' }).click()
+    await page.getByRole('button', { name: 'Resume' }).waitFor()
+    expect(await badge()).toBe('paused')
+    await page.getByRole('button', { name: 'Resume' }).click()
+    await page.getByRole('button', { name: 'Pause' }).waitFor()
+    await page.getByRole('link', { name: 'Monitors', exact: true }).click()
+    expect(await page.getByRole('row', { name: /Shop/ }).textContent()).not.toContain('paused')
+    await expectAccessible(page, 'monitors list')
+    await screenshot(page, 'monitors')
+    await page.getByRole('link', { name: 'Overview', exact: true }).click()
+    await page.getByRole('link', { name: 'Shop' }).waitFor()
+
+    const other = await signedIn('other@example.com')
+    const res = await other.goto(monitorUrl)
+    expect(res?.status()).toBe(404)
+  })
+})

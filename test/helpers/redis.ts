@@ -1,0 +1,57 @@
+/**
+ * Redis for tests (DESIGN §8: the CI machine runs one on 127.0.0.1:6379): each test uses its own
+ * key prefix and deletes its keys after. Where no Redis answers, the tests are skipped with one
+ * line; with CI set they fail instead.
+ */
+import { randomBytes } from 'node:crypto'
+import { Redis } from 'ioredis'
+import { describe, it } from 'vitest'
+
+export const REDIS_URL = process.env.SITEHEALTH_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'
+
+async function answers(): Promise<string | undefined> {
+  const c = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 3000, maxRetriesPerRequest: 0 })
+  c.on('error', () => {})
+  try {
+    await c.connect()
+    await c.ping()
+    return undefined
+  } catch (err) {
+    return (err as Error).message
+  } finally {
+    c.disconnect()
+  }
+}
+
+const problem = await answers()
+
+export function describeRedis(name: string, fn: () => void): void {
+  if (!problem) {
+    describe(name, fn)
+    return
+  }
+  if (process.env.CI) {
+    describe(name, () => {
+      it('needs Redis (CI is set, so this fails instead of skipping)', () => {
+        throw new Error(`No Redis at ${REDIS_URL}: ${problem}`)
+      })
+    })
+    return
+  }
+  console.warn(`[skip] ${name}: no Redis at ${REDIS_URL} (${problem}); set CI to make this fail.`)
+  describe.skip(name, fn)
+}
+
+export const uniquePrefix = () =>
+  `sitehealth_test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`
+
+/** Deletes every key under `prefix`. */
+export async function dropPrefix(prefix: string): Promise<void> {
+  const c = new Redis(REDIS_URL)
+  try {
+    const keys = await c.keys(`${prefix}:*`)
+    if (keys.length) await c.del(...keys)
+  } finally {
+    c.disconnect()
+  }
+}

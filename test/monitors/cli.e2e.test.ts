@@ -1,0 +1,167 @@
+/**
+ * `sitehealth monitors …` end to end: the built CLI against a real `serve`, human output (plain:
+ * stdout is a pipe) and --json (exactly the API bodies), exit codes for bad input and unknown ids.
+ * Also the two MCP monitor tools over stdio.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { execa } from 'execa'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { makeTestPki } from '../fixtures/certs.js'
+import { CLI, startServe, type Served } from '../helpers/serve.js'
+import { startFlappySite, waitFor, type FlappySite } from './fixtures.js'
+
+let served: Served
+let site: FlappySite
+let home: string
+let key: string
+
+async function cli(args: string[]) {
+  const r = await execa(process.execPath, [CLI, ...args], {
+    env: {
+      PATH: process.env.PATH,
+      HOME: home,
+      XDG_CONFIG_HOME: join(home, 'config'),
+      SITEHEALTH_API_URL: served.url,
+      SITEHEALTH_API_KEY: key,
+    },
+    extendEnv: false,
+    reject: false,
+    timeout: 60_000,
+  })
+  return { code: r.exitCode ?? -1, stdout: r.stdout, stderr: r.stderr }
+}
+
+beforeAll(async () => {
+  home = await mkdtemp(join(tmpdir(), 'sitehealth-mon-cli-'))
+  const pki = await makeTestPki()
+  site = await startFlappySite(pki.valid)
+  served = await startServe({
+    args: ['--min-interval', '1', '--quiet'],
+    env: { NODE_EXTRA_CA_CERTS: pki.caPath },
+  })
+  key = (await served.createKey({ user: 'cli', credits: 100 })).key
+}, 120_000)
+
+afterAll(async () => {
+  await served?.stop()
+  await site?.close()
+  await rm(home, { recursive: true, force: true })
+})
+
+describe('sitehealth monitors', () => {
+  it('create, list, get, pause, resume, run, runs, events, delete', async () => {
+    const created = await cli([
+      'monitors',
+      'create',
+      site.url('/cli'),
+      '--every',
+      '2s',
+      '--name',
+      'cli site',
+      '--webhook',
+      'http://127.0.0.1:9/hook',
+      '--min-score',
+      '50',
+      '--json',
+    ])
+    expect(created.code, created.stderr).toBe(0)
+    const m = JSON.parse(created.stdout)
+    expect(m).toMatchObject({
+      name: 'cli site',
+      interval_seconds: 2,
+      alerts: { min_score: 50, down_after: 2 },
+    })
+    expect(m.channels[0].secret).toMatch(/^whsec_/)
+
+    const human = await cli(['monitors', 'create', site.url('/cli2'), '--every', '1h'])
+    expect(human.code).toBe(0)
+    expect(human.stdout).toMatch(/every\s+1h/)
+    expect(human.stdout).not.toContain('\x1b')
+
+    const list = await cli(['monitors', 'list', '--json'])
+    expect(JSON.parse(list.stdout).monitors).toHaveLength(2)
+    expect((await cli(['monitors', 'list'])).stdout).toMatch(/cli site/)
+
+    await waitFor(
+      async () => JSON.parse((await cli(['monitors', 'get', m.id, '--json'])).stdout).last_check,
+      20_000,
+      'a first run',
+    )
+    const get = await cli(['monitors', 'get', m.id])
+    expect(get.stdout).toMatch(/monitor id\s+/)
+    expect(get.stdout).not.toMatch(/whsec_/)
+
+    const paused = JSON.parse((await cli(['monitors', 'pause', m.id, '--json'])).stdout)
+    expect(paused).toMatchObject({ paused: true, state: 'paused', paused_reason: 'user', next_run_at: null })
+    const resumed = JSON.parse((await cli(['monitors', 'resume', m.id, '--json'])).stdout)
+    expect(resumed.paused).toBe(false)
+
+    const run = await cli(['monitors', 'run', m.id, '--json'])
+    expect(run.code, run.stderr).toBe(0)
+    expect(JSON.parse(run.stdout)).toMatchObject({ ok: true, credits: { used: 1 } })
+
+    const runs = JSON.parse((await cli(['monitors', 'runs', m.id, '--json'])).stdout)
+    expect(runs.runs.some((r: any) => r.trigger === 'manual' && r.outcome === 'saved')).toBe(true)
+    expect((await cli(['monitors', 'runs', m.id])).stdout).toMatch(/saved/)
+    const events = await cli(['monitors', 'events', m.id, '--json'])
+    expect(JSON.parse(events.stdout)).toHaveProperty('events')
+
+    const del = await cli(['monitors', 'delete', m.id])
+    expect(del.code).toBe(0)
+    expect(del.stdout).toMatch(/Deleted/)
+    const gone = await cli(['monitors', 'get', m.id, '--json'])
+    expect(gone.code).toBe(2)
+    expect(JSON.parse(gone.stdout).error.code).toBe('not_found')
+  }, 90_000)
+
+  it('bad input exits 2 with one clear line', async () => {
+    const every = await cli(['monitors', 'create', site.url('/'), '--every', 'often'])
+    expect(every.code).toBe(2)
+    expect(every.stderr).toMatch(/--every/)
+    const url = await cli(['monitors', 'create', 'ftp://example.com/', '--json'])
+    expect(url.code).toBe(2)
+    expect(JSON.parse(url.stdout).error.code).toBe('invalid_url')
+    const id = await cli(['monitors', 'get', 'nope'])
+    expect(id.code).toBe(2)
+    expect(id.stderr.trim().split('\n')).toHaveLength(1)
+  }, 30_000)
+
+  it('MCP: service_create_monitor and service_list_monitors', async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'mcp'],
+      env: { PATH: process.env.PATH!, HOME: home, SITEHEALTH_API_URL: served.url, SITEHEALTH_API_KEY: key },
+      stderr: 'ignore',
+    })
+    const client = new Client({ name: 'test', version: '1.0.0' })
+    await client.connect(transport)
+    try {
+      const { tools } = await client.listTools()
+      const create = tools.find((t) => t.name === 'service_create_monitor')!
+      expect(create.annotations).toMatchObject({ readOnlyHint: false, openWorldHint: true })
+      expect(create.description).toMatch(/credit/)
+      expect(create.outputSchema?.type).toBe('object')
+      const list = tools.find((t) => t.name === 'service_list_monitors')!
+      expect(list.annotations).toMatchObject({ readOnlyHint: true })
+      const made = await client.callTool({
+        name: 'service_create_monitor',
+        arguments: { url: site.url('/mcp'), interval_seconds: 3600, name: 'from mcp' },
+      })
+      expect(made.isError).toBeFalsy()
+      expect((made.structuredContent as any).name).toBe('from mcp')
+      const listed = await client.callTool({ name: 'service_list_monitors', arguments: { limit: 50 } })
+      expect((listed.structuredContent as any).monitors.some((x: any) => x.name === 'from mcp')).toBe(true)
+      const bad = await client.callTool({
+        name: 'service_create_monitor',
+        arguments: { url: site.url('/'), interval_seconds: 0 },
+      })
+      expect(bad.isError).toBe(true)
+    } finally {
+      await client.close()
+    }
+  }, 60_000)
+})

@@ -1,0 +1,147 @@
+/**
+ * Local fixtures for the monitor tests: a site whose behaviour the test switches between runs
+ * (healthy, HTTP 500, a security header gone, connection refused), and a webhook receiver that
+ * records what it got and can fail its first N requests.
+ */
+import { once } from 'node:events'
+import http from 'node:http'
+import https from 'node:https'
+import type net from 'node:net'
+import { gzipSync } from 'node:zlib'
+import type { TestCert } from '../fixtures/certs.js'
+import { SECURITY_HEADERS } from '../fixtures/targets.js'
+
+const HOST = '127.0.0.1'
+const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Monitored site</title></head><body><h1>Monitored</h1>${Array.from(
+  { length: 30 },
+  (_, i) => `<p>Paragraph ${i + 1} of a local site that a sitehealth monitor watches.</p>`,
+).join('')}</body></html>`
+const PAGE_GZ = gzipSync(PAGE)
+
+export type SiteMode = 'ok' | 'error' | 'no-frame-options' | 'no-headers'
+
+export interface FlappySite {
+  url: (path?: string) => string
+  mode: SiteMode
+  /** GET requests per path. */
+  hits: Map<string, number>
+  /** Stop listening (connection refused) / listen again on the same port. */
+  refuse(): Promise<void>
+  accept(): Promise<void>
+  close(): Promise<void>
+}
+
+export async function startFlappySite(cert: TestCert): Promise<FlappySite> {
+  const sockets = new Set<net.Socket>()
+  const site: FlappySite = {
+    mode: 'ok',
+    hits: new Map(),
+    url: (path = '/') => `https://${HOST}:${port}${path}`,
+    async refuse() {
+      await new Promise<void>((r) => {
+        server.close(() => r())
+        for (const s of sockets) s.destroy()
+      })
+    },
+    async accept() {
+      server.listen(port, HOST)
+      await once(server, 'listening')
+    },
+    async close() {
+      if (server.listening) await site.refuse()
+    },
+  }
+  const server = https.createServer(cert, (req, res) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname
+    if (req.method === 'GET') site.hits.set(path, (site.hits.get(path) ?? 0) + 1)
+    if (site.mode === 'error') {
+      res.writeHead(500, { 'content-type': 'text/html; charset=utf-8' })
+      return res.end('<!doctype html><title>Error</title><p>Boom.</p>')
+    }
+    let headers: Record<string, string> = { ...SECURITY_HEADERS }
+    if (site.mode === 'no-frame-options') {
+      const { 'x-frame-options': _x, ...rest } = headers
+      headers = rest
+    }
+    if (site.mode === 'no-headers' || path === '/bare') headers = {}
+    const gzip = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))
+    res.writeHead(200, {
+      ...headers,
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'max-age=60',
+      vary: 'accept-encoding',
+      ...(gzip ? { 'content-encoding': 'gzip' } : {}),
+    })
+    res.end(gzip ? PAGE_GZ : PAGE)
+  })
+  server.on('connection', (s: net.Socket) => {
+    sockets.add(s)
+    s.once('close', () => sockets.delete(s))
+  })
+  server.on('tlsClientError', () => {})
+  server.listen(0, HOST)
+  await once(server, 'listening')
+  const port = (server.address() as net.AddressInfo).port
+  return site
+}
+
+export interface ReceivedHook {
+  path: string
+  headers: http.IncomingHttpHeaders
+  body: string
+  status: number
+}
+
+export interface Receiver {
+  url: (path: string) => string
+  received: ReceivedHook[]
+  /** Fail the next N requests to a path with HTTP 500. */
+  failNext: Map<string, number>
+  close(): Promise<void>
+}
+
+export async function startReceiver(): Promise<Receiver> {
+  const received: ReceivedHook[] = []
+  const failNext = new Map<string, number>()
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (c: Buffer) => chunks.push(c))
+    req.on('end', () => {
+      const path = req.url ?? '/'
+      const left = failNext.get(path) ?? 0
+      const status = left > 0 ? 500 : 200
+      if (left > 0) failNext.set(path, left - 1)
+      received.push({ path, headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), status })
+      res.writeHead(status, { 'content-type': 'text/plain' }).end(status === 200 ? 'ok' : 'fail')
+    })
+  })
+  server.listen(0, HOST)
+  await once(server, 'listening')
+  const port = (server.address() as net.AddressInfo).port
+  return {
+    url: (path) => `http://${HOST}:${port}${path}`,
+    received,
+    failNext,
+    close: () =>
+      new Promise((r) => {
+        server.closeAllConnections()
+        server.close(() => r())
+      }),
+  }
+}
+
+/** Polls until `fn` returns a truthy value or `ms` pass. */
+export async function waitFor<T>(
+  fn: () => Promise<T> | T,
+  ms: number,
+  what: string,
+): Promise<NonNullable<T>> {
+  const deadline = Date.now() + ms
+  let last: T | undefined
+  for (;;) {
+    last = await fn()
+    if (last) return last as NonNullable<T>
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * Two `serve` instances on one PostgreSQL: every due run happens once across both (counted at the
+ * target), and after `kill -9` of one, the other takes its monitors over once their claims lapse.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { makeTestPki, type TestPki } from '../fixtures/certs.js'
+import { startServe, type Served } from '../helpers/serve.js'
+import { describePg, freshDatabase } from '../store/postgres/pg.js'
+import { startFlappySite, waitFor, type FlappySite } from './fixtures.js'
+
+const ADMIN = 'test-admin-token-0123456789abcdef0123456789'
+
+describePg('monitors on PostgreSQL, two instances', () => {
+  let db: Awaited<ReturnType<typeof freshDatabase>>
+  let pki: TestPki
+  let site: FlappySite
+  const served: Served[] = []
+
+  beforeAll(async () => {
+    db = await freshDatabase()
+    pki = await makeTestPki()
+    site = await startFlappySite(pki.valid)
+  }, 60_000)
+  afterAll(async () => {
+    for (const s of served) await s.stop().catch(() => {})
+    await site?.close()
+    await db?.drop()
+  })
+
+  // the lease outlasts a check on a loaded machine (a run still going when its lease ends could be
+  // taken over and run twice), and is short enough for the take-over to happen within the test
+  const start = () =>
+    startServe({
+      args: [
+        '--database-url',
+        db.url,
+        '--min-interval',
+        '1',
+        '--claim-lease',
+        '8',
+        '--catch-up-window',
+        '1',
+        '--quiet',
+      ],
+      env: { NODE_EXTRA_CA_CERTS: pki.caPath, SITEHEALTH_ADMIN_TOKEN: ADMIN },
+    })
+
+  it('runs each due run once across instances, and takes over from a killed one', async () => {
+    const a = await start()
+    const b = await start()
+    served.push(a, b)
+    const { key } = await a.createKey({ user: 'pg', credits: 1000 })
+    const api = async (base: string, method: string, path: string, body?: unknown) => {
+      const res = await fetch(`${base}/api/public/v1${path}`, {
+        method,
+        headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      })
+      return res.json() as Promise<any>
+    }
+    const paths = ['/p1', '/p2', '/p3', '/p4', '/p5', '/p6']
+    const ids: string[] = []
+    for (const [i, p] of paths.entries())
+      ids.push(
+        (await api(i % 2 ? a.url : b.url, 'POST', '/monitors', { url: site.url(p), interval_seconds: 2 })).id,
+      )
+    await new Promise((r) => setTimeout(r, 7000))
+    a.proc.kill('SIGKILL')
+    await a.proc.catch(() => {})
+    const killedAt = Date.now()
+    // every monitor keeps running on b: at least two more runs each after the kill
+    await waitFor(
+      async () => {
+        for (const id of ids) {
+          const runs = (await api(b.url, 'GET', `/monitors/${id}/runs?limit=50`)).runs as any[]
+          if (runs.filter((r) => Date.parse(r.started_at) > killedAt + 500).length < 2) return false
+        }
+        return true
+      },
+      60_000,
+      'b to take every monitor over',
+    )
+    for (const id of ids) await api(b.url, 'PATCH', `/monitors/${id}`, { paused: true })
+    await new Promise((r) => setTimeout(r, 1000))
+    for (const [i, id] of ids.entries()) {
+      const runs = (await api(b.url, 'GET', `/monitors/${id}/runs?limit=50`)).runs as any[]
+      const saved = runs.filter((r) => r.outcome === 'saved')
+      // a run killed mid-check may have reached the target without being recorded: at most one
+      const hits = site.hits.get(paths[i]) ?? 0
+      expect(hits - saved.length, paths[i]).toBeGreaterThanOrEqual(0)
+      expect(hits - saved.length, paths[i]).toBeLessThanOrEqual(1)
+      const times = runs.map((r) => Date.parse(r.started_at)).sort((x, y) => x - y)
+      // never two runs of one monitor at once on two instances
+      for (let j = 1; j < times.length; j++)
+        expect(times[j] - times[j - 1], paths[i]).toBeGreaterThanOrEqual(1000)
+      expect(times.filter((t) => t < killedAt).length, paths[i]).toBeGreaterThanOrEqual(2)
+    }
+  }, 150_000)
+})

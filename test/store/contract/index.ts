@@ -1,0 +1,69 @@
+/**
+ * The storage contract suite: the same tests against every backend, so they cannot drift
+ * (unjs/unstorage's testDriver pattern). A backend's test file calls
+ * `describeStoreContract(name, harness)`; behaviour only one backend has (the data-dir lock, file
+ * modes, kill -9 of the writer, SQL specifics) stays in that backend's own tests.
+ */
+import { afterEach, beforeEach, describe } from 'vitest'
+import type { Store } from '../../../src/store/types.js'
+import { accountsContract } from './accounts.js'
+import { checksContract } from './checks.js'
+import { keysContract } from './keys.js'
+import { monitorsContract } from './monitors.js'
+import { usersContract } from './users-credits.js'
+
+export interface ContractOptions {
+  /** Clock in epoch ms for created_at (tests of same-millisecond commits). */
+  now?: () => number
+  /** Lease of a credit reservation, ms. */
+  leaseMs?: number
+}
+
+/** How the suite gets stores of one backend. */
+export interface StoreHarness {
+  /** A store on fresh, empty storage. */
+  open(opts?: ContractOptions): Promise<Store>
+  /** Closes `store` and opens the same storage again. */
+  reopen(store: Store, opts?: ContractOptions): Promise<Store>
+  /** Removes all storage this harness created (stores are closed already). */
+  dispose(): Promise<void>
+}
+
+/** What each part of the suite is given: stores opened through it are closed after each test. */
+export interface ContractContext {
+  open(opts?: ContractOptions): Promise<Store>
+  reopen(store: Store, opts?: ContractOptions): Promise<Store>
+}
+
+export function describeStoreContract(name: string, makeHarness: () => Promise<StoreHarness>): void {
+  describe(`store contract: ${name}`, () => {
+    let harness: StoreHarness
+    const opened = new Set<Store>()
+    beforeEach(async () => {
+      harness = await makeHarness()
+    })
+    afterEach(async () => {
+      for (const s of opened) await s.close()
+      opened.clear()
+      await harness.dispose()
+    })
+    const ctx: ContractContext = {
+      async open(opts) {
+        const s = await harness.open(opts)
+        opened.add(s)
+        return s
+      },
+      async reopen(store, opts) {
+        opened.delete(store)
+        const s = await harness.reopen(store, opts)
+        opened.add(s)
+        return s
+      },
+    }
+    describe('users and credits', () => usersContract(ctx))
+    describe('keys', () => keysContract(ctx))
+    describe('checks', () => checksContract(ctx))
+    describe('accounts', () => accountsContract(ctx))
+    describe('monitors', () => monitorsContract(ctx))
+  })
+}

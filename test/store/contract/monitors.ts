@@ -1,0 +1,182 @@
+/**
+ * The monitor concern of the storage contract (DESIGN.md §9): CRUD scoped to the owner, paging by
+ * time-ordered ids, claims that hand a due run to one caller only, a run recorded with its events
+ * in one step, deliveries updated in place, and everything still there after a reopen.
+ */
+import { expect, it } from 'vitest'
+import { nextId } from '../../../src/monitors/ids.js'
+import { INITIAL_MEMORY } from '../../../src/monitors/rules.js'
+import type { EventRecord, MonitorRecord, MonitorStore, RunRecord } from '../../../src/store/monitors.js'
+import type { Store } from '../../../src/store/types.js'
+import type { ContractContext } from './index.js'
+
+export function monitor(user: string, next: number | null, over: Partial<MonitorRecord> = {}): MonitorRecord {
+  const now = new Date().toISOString()
+  return {
+    id: nextId(),
+    user_id: user,
+    url: 'https://example.com/',
+    name: 'example.com',
+    interval_seconds: 60,
+    paused: false,
+    paused_reason: null,
+    state: 'pending',
+    last_check: null,
+    next_run_at: next,
+    created_at: now,
+    updated_at: now,
+    alerts: { down_after: 2, min_score: null },
+    channels: [
+      { id: nextId(), type: 'webhook', target: 'https://hooks.example.com/x', secret_sealed: 'v1.x' },
+    ],
+    memory: INITIAL_MEMORY,
+    ...over,
+  }
+}
+
+function run(m: MonitorRecord, outcome: 'saved' | 'failed' = 'failed'): RunRecord {
+  return {
+    id: nextId(),
+    monitor_id: m.id,
+    started_at: new Date().toISOString(),
+    outcome,
+    trigger: 'schedule',
+    check_id: null,
+    health_score: null,
+    response_time_ms: null,
+    state: m.state,
+    error: outcome === 'failed' ? { code: 'check_failed', message: 'refused' } : null,
+  }
+}
+
+function event(m: MonitorRecord): EventRecord {
+  return {
+    id: nextId(),
+    monitor_id: m.id,
+    user_id: m.user_id,
+    event: 'monitor.down',
+    occurred_at: new Date().toISOString(),
+    message: 'down',
+    previous_state: 'up',
+    state: 'down',
+    check: null,
+    deliveries: m.channels.map((c) => ({
+      channel_id: c.id,
+      type: c.type,
+      status: 'pending' as const,
+      attempts: 0,
+      last_attempt_at: null,
+      last_error: null,
+    })),
+  }
+}
+
+const mon = (s: Store): MonitorStore => {
+  expect(s.monitors).toBeDefined()
+  return s.monitors!
+}
+
+export function monitorsContract(t: ContractContext): void {
+  it('creates, reads and lists only the owner’s monitors, newest first with a cursor', async () => {
+    const store = await t.open()
+    const ms = mon(store)
+    const created: MonitorRecord[] = []
+    for (let i = 0; i < 23; i++) created.push(await ms.createMonitor(monitor('alice', null)))
+    await ms.createMonitor(monitor('bob', null))
+    expect(await ms.getMonitor('alice', created[3].id)).toEqual(created[3])
+    expect(await ms.getMonitor('bob', created[3].id)).toBeUndefined()
+    const seen: string[] = []
+    let before: string | undefined
+    for (;;) {
+      const page = await ms.listMonitors('alice', { limit: 10, before })
+      seen.push(...page.items.map((m) => m.id))
+      if (!page.next) break
+      before = page.next
+    }
+    expect(seen).toEqual(created.map((m) => m.id).reverse())
+    expect((await ms.userMonitors('bob')).length).toBe(1)
+    expect(await ms.deleteMonitor('bob', created[0].id)).toBe(false)
+    expect(await ms.deleteMonitor('alice', created[0].id)).toBe(true)
+    expect(await ms.getMonitor('alice', created[0].id)).toBeUndefined()
+  })
+
+  it('hands each due monitor to one claim until its run ends, then at its new time', async () => {
+    const store = await t.open()
+    const ms = mon(store)
+    const now = Date.now()
+    const due = await ms.createMonitor(monitor('alice', now - 1000))
+    const later = await ms.createMonitor(monitor('alice', now + 60_000))
+    await ms.createMonitor(monitor('alice', null, { paused: true, paused_reason: 'user' }))
+    expect(await ms.nextDueAt()).toBe(now - 1000)
+    const [a, b] = await Promise.all([ms.claimDue(now, 10), ms.claimDue(now, 10)])
+    expect([...a, ...b].map((c) => c.monitor.id)).toEqual([due.id])
+    expect(await ms.nextDueAt()).toBe(now + 60_000)
+    const ev = event(due)
+    const r = run(due)
+    await ms.finishRun({ ...due, state: 'down', next_run_at: now + 30_000 }, r, [ev])
+    expect(await ms.claimDue(now, 10)).toEqual([])
+    expect(await ms.nextDueAt()).toBe(now + 30_000)
+    expect((await ms.claimDue(now + 30_000, 10)).map((c) => c.monitor.id)).toEqual([due.id])
+    await ms.releaseClaim(due.id)
+    expect((await ms.claimDue(now + 30_000, 10)).map((c) => [c.monitor.id, c.due_at])).toEqual([
+      [due.id, now + 30_000],
+    ])
+    void later
+  })
+
+  it('records runs and events, updates deliveries, and keeps them all across a reopen', async () => {
+    let store = await t.open()
+    let ms = mon(store)
+    const m = await ms.createMonitor(monitor('alice', Date.now() + 60_000))
+    const runs: RunRecord[] = []
+    for (let i = 0; i < 12; i++) {
+      const r = run(m, i % 2 ? 'saved' : 'failed')
+      runs.push(r)
+      await ms.finishRun(m, r, i === 5 ? [event(m)] : [])
+    }
+    const [ev] = (await ms.listEvents(m.id, { limit: 10 })).items
+    expect(await ms.pendingDeliveries()).toHaveLength(1)
+    const d = {
+      ...ev.deliveries[0],
+      status: 'delivered' as const,
+      attempts: 3,
+      last_attempt_at: new Date().toISOString(),
+    }
+    await ms.updateDelivery(m.id, ev.id, d)
+    expect(await ms.pendingDeliveries()).toEqual([])
+    await ms.updateMonitor({ ...m, paused: true, paused_reason: 'credits', next_run_at: null })
+    expect(await ms.creditPausedUsers()).toEqual(['alice'])
+
+    store = await t.reopen(store)
+    ms = mon(store)
+    const page1 = await ms.listRuns(m.id, { limit: 10 })
+    expect(page1.items.map((r) => r.id)).toEqual(
+      runs
+        .slice(2)
+        .map((r) => r.id)
+        .reverse(),
+    )
+    const page2 = await ms.listRuns(m.id, { limit: 10, before: page1.next! })
+    expect(page2.items.map((r) => r.id)).toEqual([runs[1].id, runs[0].id])
+    expect(page2.next).toBeNull()
+    expect((await ms.listEvents(m.id, { limit: 10 })).items[0].deliveries[0]).toEqual(d)
+    expect((await ms.getMonitor('alice', m.id))?.paused_reason).toBe('credits')
+    expect(await ms.nextDueAt()).toBeNull()
+    // deleting takes the history with it
+    expect(await ms.deleteMonitor('alice', m.id)).toBe(true)
+    store = await t.reopen(store)
+    expect((await mon(store).listRuns(m.id, { limit: 10 })).items).toEqual([])
+    expect(await mon(store).getMonitor('alice', m.id)).toBeUndefined()
+  })
+
+  it('does not record a run for a monitor deleted meanwhile', async () => {
+    const store = await t.open()
+    const ms = mon(store)
+    const m = await ms.createMonitor(monitor('alice', Date.now() - 1))
+    await ms.claimDue(Date.now(), 1)
+    await ms.deleteMonitor('alice', m.id)
+    expect(await ms.finishRun(m, run(m), [event(m)])).toBeUndefined()
+    expect(await ms.getMonitorById(m.id)).toBeUndefined()
+    expect((await ms.listRuns(m.id, { limit: 10 })).items).toEqual([])
+  })
+}

@@ -1,0 +1,106 @@
+/**
+ * Accounts on PostgreSQL across instances: two stores on one database stand for two `serve`
+ * processes behind a load balancer. A session made through one works through the other and ends
+ * everywhere at sign-out; a device grant started on one is approved on the other and collected
+ * on the first; failed sign-ins spread over both meet one throttle.
+ */
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
+import { Accounts, AccountError } from '../../../src/accounts/service.js'
+import { openPostgresStore, type PostgresStore } from '../../../src/store/postgres/index.js'
+import { hashKey } from '../../../src/server/auth.js'
+import { describePg, freshDatabase, freshSchema, query } from './pg.js'
+
+const PW = 'correct horse battery'
+const FAST = { logN: 12, r: 8, p: 1 }
+
+describePg('accounts on PostgreSQL, two instances', () => {
+  let db: Awaited<ReturnType<typeof freshDatabase>>
+  const stores: PostgresStore[] = []
+  beforeAll(async () => {
+    db = await freshDatabase()
+  })
+  afterAll(async () => {
+    await db?.drop()
+  })
+  afterEach(async () => {
+    for (const s of stores.splice(0)) await s.close()
+  })
+
+  /** Two instances on one fresh schema, each with its own Accounts service (as serve makes it). */
+  async function pair(throttle?: { perAccount: number; perClient: number; windowSec: number }) {
+    const schema = await freshSchema(db.url)
+    const open = async () => {
+      const store = await openPostgresStore({ url: db.url, schema, poolSize: 3 })
+      stores.push(store)
+      return new Accounts({
+        store,
+        accounts: store.accounts,
+        signup: 'open',
+        initialCredits: 5,
+        throttle,
+        passwordCost: FAST,
+      })
+    }
+    const a = await open()
+    const b = await open()
+    return { a, b, schema }
+  }
+
+  const code = async (p: Promise<unknown>) =>
+    p.then(
+      () => 'resolved',
+      (err: unknown) => (err instanceof AccountError ? err.code : String(err)),
+    )
+
+  it('a session made through one instance is live on the other; signing out ends it on both', async () => {
+    const { a, b } = await pair()
+    const account = await a.signUp('ada@example.com', PW)
+    expect(await code(b.signUp('ADA@example.com', PW))).toBe('email_taken')
+    const { token } = await b.signIn('ada@example.com', PW, '198.51.100.1')
+    expect((await a.sessionFor(token))?.account.id).toBe(account.id)
+    const onA = (await a.sessionFor(token))!
+    await a.signOut(onA.session)
+    expect(await b.sessionFor(token)).toBeUndefined()
+    expect(await a.sessionFor(token)).toBeUndefined()
+  })
+
+  it('a device grant started on one instance is approved on the other and collected once', async () => {
+    const { a, b } = await pair()
+    const account = await a.signUp('bob@example.com', PW)
+    const grant = await a.startDeviceGrant('sitehealth login on laptop')
+    expect((await b.pollDeviceGrant(grant.deviceCode)).status).toBe('authorization_pending')
+    // the next poll through the other instance is too soon: the poll time is shared
+    expect((await a.pollDeviceGrant(grant.deviceCode)).status).toBe('slow_down')
+    expect((await b.pendingGrant(grant.userCode))?.name).toBe('sitehealth login on laptop')
+    await b.answerDeviceGrant(account, grant.userCode, true)
+    expect(await code(a.answerDeviceGrant(account, grant.userCode, false))).toBe('invalid_code')
+    const polls = await Promise.all([
+      a.pollDeviceGrant(grant.deviceCode),
+      b.pollDeviceGrant(grant.deviceCode),
+    ])
+    const approved = polls.filter((p) => p.status === 'approved')
+    expect(approved).toHaveLength(1)
+    expect(polls.map((p) => p.status).sort()).toEqual(['approved', 'expired_token'])
+    const got = approved[0] as { key: string; record: { user_id: string } }
+    expect(got.record.user_id).toBe(account.user_id)
+    const onB = await b.store.keys.findByHash(hashKey(got.key))
+    expect(onB?.name).toBe('sitehealth login on laptop')
+  })
+
+  it('failed sign-ins spread over both instances meet one throttle, kept in the database', async () => {
+    const { a, b, schema } = await pair({ perAccount: 4, perClient: 100, windowSec: 600 })
+    await a.signUp('eve@example.com', PW)
+    const tries: string[] = []
+    for (let i = 0; i < 4; i++)
+      tries.push(await code((i % 2 ? a : b).signIn('eve@example.com', 'wrong password!', `203.0.113.${i}`)))
+    expect(tries).toEqual(Array(4).fill('invalid_credentials'))
+    // each instance alone saw only two failures: the limit of four holds across them
+    for (const s of [a, b])
+      expect(await code(s.signIn('eve@example.com', PW, '203.0.113.9'))).toBe('throttled')
+    const rows = await query(
+      db.url,
+      `SELECT key, points FROM ${schema}.account_throttle WHERE key LIKE 'acct:%'`,
+    )
+    expect(rows).toEqual([{ key: 'acct:eve@example.com', points: 4 }])
+  })
+})
