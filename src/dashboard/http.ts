@@ -7,6 +7,7 @@ import { getRequestIP, type H3Event } from 'h3'
 import { MAX_BODY_BYTES } from '../contract/routes.js'
 import type { SignedIn } from '../accounts/service.js'
 import { newToken } from '../accounts/tokens.js'
+import { readCapped } from '../server/body.js'
 
 export const SESSION_COOKIE = 'sh_session'
 /** Signed-out forms (sign in, sign up) use a double-submit token in this cookie. */
@@ -78,21 +79,8 @@ export async function readForm(event: H3Event): Promise<URLSearchParams> {
   const type = event.req.headers.get('content-type') ?? ''
   if (!type.startsWith('application/x-www-form-urlencoded')) return new URLSearchParams()
   if (Number(event.req.headers.get('content-length') ?? 0) > MAX_BODY_BYTES) return new URLSearchParams()
-  const reader = event.req.body?.getReader()
-  if (!reader) return new URLSearchParams()
-  const chunks: Uint8Array[] = []
-  let size = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    size += value.byteLength
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel().catch(() => {})
-      return new URLSearchParams()
-    }
-    chunks.push(value)
-  }
-  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'))
+  const bytes = await readCapped(event.req.body, MAX_BODY_BYTES)
+  return new URLSearchParams(bytes === 'too_large' ? '' : (bytes?.toString('utf8') ?? ''))
 }
 
 const same = (a: string, b: string) =>

@@ -839,16 +839,20 @@ describe('request bodies sent chunked', () => {
           raw: chunked(),
           headers: { authorization, 'content-type': 'application/json' },
         }).catch((err: Error) => err)
-      const run = await attempt(RUN, `Bearer ${key}`)
-      await sleep(300)
-      expect(alive(served), `serve exited after a chunked 40 KiB run body:\n${tail(served)}`).toBe(true)
-      expect(run).not.toBeInstanceOf(Error)
-      expectEnvelope(run as Reply, 400, 'invalid_url')
-      const admin = await attempt('/api/admin/v1/keys', `Bearer ${served.adminToken}`)
-      await sleep(300)
-      expect(alive(served), `serve exited after a chunked 40 KiB admin body:\n${tail(served)}`).toBe(true)
-      expect(admin).not.toBeInstanceOf(Error)
-      expectEnvelope(admin as Reply, 400, 'invalid_url')
+      // many times: a server that closes the socket with the rest of the body unread makes the
+      // kernel reset it, and now and then the client loses the 400 it was about to read
+      for (const [path, authorization, what] of [
+        [RUN, `Bearer ${key}`, 'run'],
+        ['/api/admin/v1/keys', `Bearer ${served.adminToken}`, 'admin'],
+      ]) {
+        for (let i = 0; i < 40; i++) {
+          const reply = await attempt(path, authorization)
+          expect(reply, `${what} attempt ${i + 1}`).not.toBeInstanceOf(Error)
+          expectEnvelope(reply as Reply, 400, 'invalid_url')
+        }
+        await sleep(300)
+        expect(alive(served), `serve exited after a chunked 40 KiB ${what} body:\n${tail(served)}`).toBe(true)
+      }
       expect((await call(served.url, 'GET', HEALTH)).status).toBe(200)
     } finally {
       await served.stop()
