@@ -3,8 +3,9 @@
  * `--api-url` and `--api-key` carry no oclif `env`: the precedence flag > env > config file >
  * default is resolved in one place, `resolveClientSettings`, so a config file can sit between.
  */
-import { Flags } from '@oclif/core'
+import { Args, Flags } from '@oclif/core'
 import { DEFAULT_TIMEOUT_SECONDS } from '../client/client.js'
+import { PAGE_SIZES } from '../contract/schemas.js'
 
 export const clientFlags = {
   'api-url': Flags.string({
@@ -66,3 +67,27 @@ export const adminFlags = {
     helpGroup: 'ADMIN',
   }),
 }
+
+/** The flags of every command that shows one page of a list, and their reading. */
+export const pageFlags = {
+  limit: Flags.option({
+    options: PAGE_SIZES.map(String) as ['10', '25', '50'],
+    description: 'Page size (server default 10).',
+  })(),
+  cursor: Flags.string({ description: 'Start after this position: the next_cursor of a previous page.' }),
+}
+
+export const pageOf = (flags: { limit?: string; cursor?: string }) => ({
+  limit: flags.limit ? Number(flags.limit) : undefined,
+  cursor: flags.cursor,
+})
+
+/** The one argument of the commands that act on one monitor, and what a 404 suggests. */
+export const monitorIdArgs = {
+  id: Args.string({
+    description: 'Id of the monitor (from `monitors list`).',
+    required: true,
+    ignoreStdin: true,
+  }),
+}
+export const MONITOR_NOT_FOUND_HINT = '`sitehealth monitors list` lists the ids of your monitors.'

@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core'
 import { ClientCommand } from '../cli/base-command.js'
-import { wideFlag } from '../cli/flags.js'
+import { pageFlags, wideFlag } from '../cli/flags.js'
 import { fetchRecent } from '../cli/recent-pages.js'
 import { recentFooter, renderRecent } from '../cli/render/checks.js'
 
@@ -21,11 +21,7 @@ On a terminal: a table fitted to its width, with short ids (the last 8 character
   ]
 
   static override flags = {
-    limit: Flags.option({
-      options: ['10', '25', '50'] as const,
-      description: 'Page size (server default 10).',
-    })(),
-    cursor: Flags.string({ description: 'Start after this position: the next_cursor of a previous page.' }),
+    ...pageFlags,
     all: Flags.boolean({ description: 'Follow next_cursor to the last page.', default: false }),
     wide: wideFlag,
   }

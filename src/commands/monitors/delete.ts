@@ -1,5 +1,5 @@
-import { Args } from '@oclif/core'
 import { ClientCommand } from '../../cli/base-command.js'
+import { monitorIdArgs, MONITOR_NOT_FOUND_HINT } from '../../cli/flags.js'
 
 export default class MonitorsDelete extends ClientCommand<typeof MonitorsDelete> {
   static override summary = 'Delete a monitor with its runs and events.'
@@ -9,15 +9,9 @@ The API answers 204 with no body, so --json prints nothing (exit 0 means deleted
 
   static override examples = ['<%= config.bin %> monitors delete 0193a5c4-8f2e-7b1a-9c3d-2e4f5a6b7c8d']
 
-  static override notFoundHint = '`sitehealth monitors list` lists the ids of your monitors.'
+  static override notFoundHint = MONITOR_NOT_FOUND_HINT
 
-  static override args = {
-    id: Args.string({
-      description: 'Id of the monitor (from `monitors list`).',
-      required: true,
-      ignoreStdin: true,
-    }),
-  }
+  static override args = monitorIdArgs
 
   async run(): Promise<void> {
     const client = await this.client()

@@ -1,5 +1,5 @@
-import { Args, Flags } from '@oclif/core'
 import { ClientCommand } from '../../cli/base-command.js'
+import { monitorIdArgs, MONITOR_NOT_FOUND_HINT, pageFlags, pageOf } from '../../cli/flags.js'
 import { renderEvents } from '../../cli/render/monitors.js'
 
 export default class MonitorsEvents extends ClientCommand<typeof MonitorsEvents> {
@@ -10,29 +10,18 @@ export default class MonitorsEvents extends ClientCommand<typeof MonitorsEvents>
 
   static override examples = ['<%= config.bin %> monitors events 0193a5c4-8f2e-7b1a-9c3d-2e4f5a6b7c8d']
 
-  static override notFoundHint = '`sitehealth monitors list` lists the ids of your monitors.'
+  static override notFoundHint = MONITOR_NOT_FOUND_HINT
 
-  static override args = {
-    id: Args.string({
-      description: 'Id of the monitor (from `monitors list`).',
-      required: true,
-      ignoreStdin: true,
-    }),
-  }
+  static override args = monitorIdArgs
 
   static override flags = {
-    limit: Flags.option({
-      options: ['10', '25', '50'] as const,
-      description: 'Page size (server default 10).',
-    })(),
-    cursor: Flags.string({ description: 'The next_cursor of a previous page.' }),
+    ...pageFlags,
   }
 
   async run(): Promise<void> {
     const client = await this.client()
-    const limit = this.flags.limit ? Number(this.flags.limit) : undefined
     const page = await this.spin('Loading events…', () =>
-      client.monitorEvents(this.args.id, { limit, cursor: this.flags.cursor }),
+      client.monitorEvents(this.args.id, pageOf(this.flags)),
     )
     this.emit(page, (view) => renderEvents(view, page, this.args.id, this.config.bin))
   }

@@ -1,5 +1,5 @@
-import { Args } from '@oclif/core'
 import { ClientCommand } from '../../cli/base-command.js'
+import { monitorIdArgs, MONITOR_NOT_FOUND_HINT } from '../../cli/flags.js'
 import { renderMonitor } from '../../cli/render/monitors.js'
 
 export default class MonitorsGet extends ClientCommand<typeof MonitorsGet> {
@@ -10,15 +10,9 @@ export default class MonitorsGet extends ClientCommand<typeof MonitorsGet> {
 
   static override examples = ['<%= config.bin %> monitors get 0193a5c4-8f2e-7b1a-9c3d-2e4f5a6b7c8d']
 
-  static override notFoundHint = '`sitehealth monitors list` lists the ids of your monitors.'
+  static override notFoundHint = MONITOR_NOT_FOUND_HINT
 
-  static override args = {
-    id: Args.string({
-      description: 'Id of the monitor (from `monitors list`).',
-      required: true,
-      ignoreStdin: true,
-    }),
-  }
+  static override args = monitorIdArgs
 
   async run(): Promise<void> {
     const client = await this.client()

@@ -1,5 +1,5 @@
-import { Flags } from '@oclif/core'
 import { ClientCommand } from '../../cli/base-command.js'
+import { pageFlags, pageOf } from '../../cli/flags.js'
 import { renderMonitorList } from '../../cli/render/monitors.js'
 
 export default class MonitorsList extends ClientCommand<typeof MonitorsList> {
@@ -14,21 +14,12 @@ export default class MonitorsList extends ClientCommand<typeof MonitorsList> {
   ]
 
   static override flags = {
-    limit: Flags.option({
-      options: ['10', '25', '50'] as const,
-      description: 'Page size (server default 10).',
-    })(),
-    cursor: Flags.string({ description: 'The next_cursor of a previous page.' }),
+    ...pageFlags,
   }
 
   async run(): Promise<void> {
     const client = await this.client()
-    const page = await this.spin('Loading monitors…', () =>
-      client.listMonitors({
-        limit: this.flags.limit ? Number(this.flags.limit) : undefined,
-        cursor: this.flags.cursor,
-      }),
-    )
+    const page = await this.spin('Loading monitors…', () => client.listMonitors(pageOf(this.flags)))
     this.emit(page, (view) => renderMonitorList(view, page, this.config.bin))
   }
 }

@@ -14,7 +14,7 @@ import {
   type MonitorList,
   type MonitorRuns,
 } from '../../contract/monitors.js'
-import { PAGE_SIZES, type RunResult } from '../../contract/schemas.js'
+import type { RunResult } from '../../contract/schemas.js'
 import { isUuid } from '../../monitors/ids.js'
 import type { Monitoring } from '../../monitors/runtime.js'
 import { MonitorInputError } from '../../monitors/service.js'
@@ -22,11 +22,14 @@ import { eventView, monitorView, runView } from '../../monitors/views.js'
 import type { PageOptions } from '../../store/monitors.js'
 import { NO_CREDITS } from '../../runs/index.js'
 import { parseWith, readJson } from '../body.js'
+import { pageQuery } from '../page-query.js'
 import type { ServerOptions } from '../context.js'
 import { ServiceError, badRequest, notFound } from '../errors.js'
 import type { FailureBudget } from '../failure-budget.js'
 import { DEFAULT_CAPACITY_WAIT_MS, keyGuard, refusedAsServiceError } from '../guard.js'
 import type { RateLimiter } from '../rate-limit.js'
+
+const UUID_CURSOR = { valid: isUuid, normalize: (c: string) => c.toLowerCase() }
 
 export function monitorRoutes(
   opts: ServerOptions,
@@ -44,20 +47,7 @@ export function monitorRoutes(
     return id.toLowerCase()
   }
 
-  function page(event: H3Event): PageOptions {
-    const q = event.url.searchParams
-    const limits = q.getAll('limit')
-    const cursors = q.getAll('cursor')
-    if (limits.length > 1 || cursors.length > 1)
-      throw badRequest('Give `limit` and `cursor` at most once each.')
-    const limit = limits.length ? Number(limits[0]) : 10
-    if (!(PAGE_SIZES as readonly number[]).includes(limit) || !/^\d+$/.test(limits[0] ?? '10'))
-      throw badRequest('`limit` must be 10, 25 or 50.')
-    const cursor = cursors[0]
-    if (cursor !== undefined && !isUuid(cursor))
-      throw badRequest('`cursor` must be the `next_cursor` value of a previous page.')
-    return { limit, before: cursor?.toLowerCase() }
-  }
+  const page = (event: H3Event): PageOptions => pageQuery(event, UUID_CURSOR)
 
   /** The service's input errors as the envelope. */
   async function call<T>(fn: () => Promise<T>): Promise<T> {

@@ -2,7 +2,6 @@
 import type { H3Event } from 'h3'
 import {
   API_VERSION,
-  PAGE_SIZES,
   PATHS,
   RunRequest,
   SERVICE_NAME,
@@ -16,6 +15,7 @@ import {
 import { runForUser } from '../../runs/index.js'
 import type { CheckRecord } from '../../store/types.js'
 import { parseWith, readJson } from '../body.js'
+import { pageQuery, TIME_CURSOR } from '../page-query.js'
 import type { ServerOptions } from '../context.js'
 import { badRequest, notFound } from '../errors.js'
 import { toRunResult } from '../mapping.js'
@@ -27,7 +27,6 @@ export const USAGE_NOTE =
   'Each successful saved check costs 1 credit. Invalid or blocked URLs, failed checks and requests without enough credits cost nothing.'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$/
 
 export { DEFAULT_CAPACITY_WAIT_MS }
 
@@ -105,20 +104,7 @@ export function publicRoutes(
     [PATHS.recent]: {
       GET: async (event: H3Event): Promise<RecentChecks> => {
         const key = await guard(event, 'api')
-        const q = event.url.searchParams
-        const limits = q.getAll('limit')
-        const cursors = q.getAll('cursor')
-        if (limits.length > 1 || cursors.length > 1)
-          throw badRequest('Give `limit` and `cursor` at most once each.')
-        const limit = limits.length ? Number(limits[0]) : 10
-        if (!(PAGE_SIZES as readonly number[]).includes(limit) || !/^\d+$/.test(limits[0] ?? '10'))
-          throw badRequest('`limit` must be 10, 25 or 50.')
-        const cursor = cursors[0]
-        if (cursor !== undefined && (!ISO.test(cursor) || Number.isNaN(Date.parse(cursor))))
-          throw badRequest(
-            '`cursor` must be the `next_cursor` value of a previous page (an ISO 8601 date-time).',
-          )
-        const before = cursor === undefined ? undefined : new Date(cursor).toISOString()
+        const { limit, before } = pageQuery(event, TIME_CURSOR)
         const { items, next } = await store.checks.list(key.user_id, { limit, before })
         return {
           checks: items.map(itemView),
