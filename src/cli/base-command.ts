@@ -18,7 +18,7 @@ import { Terminal } from './terminal.js'
 export type InferredFlags<T extends typeof Command> = Interfaces.InferredFlags<T['baseFlags'] & T['flags']>
 export type InferredArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args']>
 
-/** How long `check` and friends wait out a 429's Retry-After before giving up with exit 6. */
+/** How long `check` and friends wait out a Retry-After (429, 503 server_busy) before giving up. */
 export const MAX_RATE_LIMIT_WAIT_SECONDS = 120
 
 function isExit(err: unknown): boolean {
@@ -125,9 +125,9 @@ abstract class SitehealthCommand<T extends typeof Command> extends Command {
     return this.terminal.spin(text, work)
   }
 
-  /** Rate-limit progress on stderr, also with --json (stdout stays pure JSON). */
-  protected onRateLimitWait = (seconds: number): void => {
-    this.terminal?.notice(`Rate limited; waiting ${seconds} s…`)
+  /** Progress of a wait on 429 or 503 server_busy, on stderr, also with --json (stdout stays pure JSON). */
+  protected onRateLimitWait = (seconds: number, code: string): void => {
+    this.terminal?.notice(`${code === 'server_busy' ? 'Server busy' : 'Rate limited'}; waiting ${seconds} s…`)
   }
 
   protected async settings(flags: { apiUrl?: string; apiKey?: string }): Promise<ClientSettings> {

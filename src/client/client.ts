@@ -89,7 +89,7 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly requestId?: string,
-    /** Seconds from Retry-After, on 429. */
+    /** Seconds from Retry-After (429, and 503 server_busy). */
     readonly retryAfter?: number,
   ) {
     super(message)
@@ -115,12 +115,13 @@ export interface ClientOptions {
   /** How long one request may take in all, ms (default DEFAULT_TIMEOUT_SECONDS). */
   timeoutMs?: number
   /**
-   * On 429, wait out Retry-After and try again while the wait is at most this many seconds
-   * (default 0: do not wait, throw the rate_limited ApiError).
+   * On 429, or 503 `server_busy` (every check slot taken; nothing was run or charged), wait out
+   * Retry-After and try again while the wait is at most this many seconds (default 0: do not
+   * wait, throw the ApiError).
    */
   maxRetryWaitSeconds?: number
-  /** Called before each wait on 429, for progress output. */
-  onRateLimitWait?: (seconds: number) => void
+  /** Called before each such wait, for progress output; `code` is rate_limited or server_busy. */
+  onRateLimitWait?: (seconds: number, code: string) => void
 }
 
 type Auth = 'none' | 'key' | 'admin'
@@ -265,11 +266,11 @@ export class SitehealthClient {
       } catch (err) {
         if (
           err instanceof ApiError &&
-          err.status === 429 &&
+          (err.status === 429 || (err.status === 503 && err.code === 'server_busy')) &&
           err.retryAfter !== undefined &&
           err.retryAfter <= maxWait
         ) {
-          this.opts.onRateLimitWait?.(err.retryAfter)
+          this.opts.onRateLimitWait?.(err.retryAfter, err.code)
           await new Promise((r) => setTimeout(r, Math.max(err.retryAfter!, 1) * 1000))
           continue
         }
