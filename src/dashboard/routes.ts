@@ -36,11 +36,17 @@ import { MonitorRejected } from './monitors-port.js'
 import type { PageContext } from './pages/layout.js'
 import { RunRefused, runForUser } from './run.js'
 import type { FailureBudget } from '../server/failure-budget.js'
+import { deriveSecretKey, secretBox } from '../monitors/secrets.js'
 
 type Handler = (event: H3Event) => Promise<Response> | Response
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?Z$/
-/** A new key's secret waits here (memory only, never on disk) for the one page view after its redirect. */
+/**
+ * A new key's secret travels to the one page view after its redirect in a short-lived cookie,
+ * sealed (AES-256-GCM) under a key derived from the admin token every instance shares, and bound
+ * to the session: the redirect may land on another instance, and nothing is kept on the server.
+ */
+const FLASH_COOKIE = 'sh_new_key'
 const FLASH_TTL_MS = 5 * 60_000
 
 export function dashboardRoutes(
@@ -51,7 +57,7 @@ export function dashboardRoutes(
   failures?: FailureBudget,
 ) {
   const assets = loadAssets()
-  const flash = new Map<string, { name: string; secret: string; until: number }>()
+  const flashBox = secretBox(deriveSecretKey(opts.adminToken, 'dashboard new-key flash v1'))
   const { store } = opts
 
   const who = (event: H3Event) => accounts.sessionFor(readCookie(event, SESSION_COOKIE))
@@ -321,11 +327,35 @@ export function dashboardRoutes(
     }
   })
 
+  /** The new key sealed in the flash cookie, if it is this session's and still fresh. */
+  function openFlash(event: H3Event, s: SignedIn): { name: string; secret: string } | undefined {
+    const sealed = readCookie(event, FLASH_COOKIE)
+    if (!sealed) return undefined
+    try {
+      const f = JSON.parse(flashBox.open(sealed)) as {
+        session: string
+        name: string
+        secret: string
+        until: number
+      }
+      return f.session === s.session.id && f.until > Date.now()
+        ? { name: f.name, secret: f.secret }
+        : undefined
+    } catch {
+      return undefined
+    }
+  }
+
   const keysView = authed(async (event, s) => {
-    const f = flash.get(s.session.id)
-    flash.delete(s.session.id)
-    const created = f && f.until > Date.now() ? { name: f.name, secret: f.secret } : undefined
-    return page(keysPage(ctx(event, s), { keys: await accounts.keysOf(s.account.user_id), created }))
+    const created = openFlash(event, s)
+    const headers = new Headers()
+    if (readCookie(event, FLASH_COOKIE) !== undefined)
+      headers.append('set-cookie', cookie(FLASH_COOKIE, '', secure(event), 0))
+    return page(
+      keysPage(ctx(event, s), { keys: await accounts.keysOf(s.account.user_id), created }),
+      200,
+      headers,
+    )
   })
   const keyCreate = post(async (event, form, s) => {
     const name = (form.get('name') ?? '').trim()
@@ -339,8 +369,10 @@ export function dashboardRoutes(
         400,
       )
     const { key } = await accounts.createKey(s!.account.user_id, name)
-    flash.set(s!.session.id, { name, secret: key, until: Date.now() + FLASH_TTL_MS })
-    return seeOther('/keys')
+    const sealed = flashBox.seal(
+      JSON.stringify({ session: s!.session.id, name, secret: key, until: Date.now() + FLASH_TTL_MS }),
+    )
+    return seeOther('/keys', [cookie(FLASH_COOKIE, sealed, secure(event), FLASH_TTL_MS / 1000)])
   })
 
   function revokeRoutes(base: string, admin: boolean) {

@@ -57,9 +57,7 @@ export function newWebhookSecret(): string {
   return `whsec_${randomBytes(32).toString('base64url')}`
 }
 
-/** A sealing key derived from another shared secret (HKDF-SHA256 with its own label). */
-export function deriveSecretKey(sharedSecret: string): string {
-  return Buffer.from(
-    hkdfSync('sha256', sharedSecret, 'sitehealth', 'webhook channel secrets v1', 32),
-  ).toString('base64url')
+/** A sealing key derived from another shared secret (HKDF-SHA256, one label per use). */
+export function deriveSecretKey(sharedSecret: string, label = 'webhook channel secrets v1'): string {
+  return Buffer.from(hkdfSync('sha256', sharedSecret, 'sitehealth', label, 32)).toString('base64url')
 }

@@ -397,6 +397,47 @@ describePg('several serve instances on one PostgreSQL database', () => {
   )
 
   it(
+    'a key made in the dashboard through one instance shows its secret when the redirect lands on the other',
+    { timeout: 60_000 },
+    async () => {
+      const [a, b] = await Promise.all([serve(['--signup', 'open']), serve(['--signup', 'open'])])
+      const jar = new Map<string, string>()
+      const send = async (base: string, path: string, form?: Record<string, string>) => {
+        const res = await fetch(base + path, {
+          method: form ? 'POST' : 'GET',
+          redirect: 'manual',
+          headers: {
+            cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; '),
+            ...(form ? { 'content-type': 'application/x-www-form-urlencoded', origin: base } : {}),
+          },
+          body: form ? new URLSearchParams(form).toString() : undefined,
+        })
+        for (const c of res.headers.getSetCookie()) {
+          const [pair] = c.split(';')
+          const i = pair.indexOf('=')
+          if (/Max-Age=0\b/.test(c)) jar.delete(pair.slice(0, i))
+          else jar.set(pair.slice(0, i), pair.slice(i + 1))
+        }
+        return { status: res.status, location: res.headers.get('location'), html: await res.text() }
+      }
+      const csrf = (html: string) => /name="_csrf" value="([^"]+)"/.exec(html)![1]
+      const signUp = await send(a.url, '/sign-up')
+      const account = { email: 'ana@example.com', password: 'correct horse battery staple' }
+      expect((await send(a.url, '/sign-up', { ...account, _csrf: csrf(signUp.html) })).status).toBe(303)
+      const keys = await send(b.url, '/keys')
+      expect(keys.status).toBe(200)
+      const created = await send(a.url, '/keys', { name: 'laptop', _csrf: csrf(keys.html) })
+      expect([created.status, created.location]).toEqual([303, '/keys'])
+      // the redirect answered by the other instance: the secret is there, once
+      const shown = await send(b.url, '/keys')
+      const secret = /shk_live_[A-Za-z0-9_-]+/.exec(shown.html)?.[0]
+      expect(secret, 'the new key on the page').toBeDefined()
+      expect((await call(a.url, 'GET', '/api/public/v1/credits', secret)).status).toBe(200)
+      expect((await send(a.url, '/keys')).html).not.toContain(secret)
+    },
+  )
+
+  it(
     'bad database settings: one clear line and a non-zero exit, never a stack trace',
     { timeout: 240_000 },
     async () => {
