@@ -21,6 +21,7 @@ import type {
   RunResult,
   SavedCheck,
 } from './schemas.js'
+import { SERVICE_META } from './schemas.js'
 import type {
   Monitor,
   MonitorCreate,
@@ -196,18 +197,7 @@ const creditBalance: CreditBalance = {
 const health: Health = { ok: true, service: 'sitehealth', version: 'v1' }
 
 const meta: Meta = {
-  service: 'sitehealth',
-  description:
-    'Live website health checks: reachability, HTTPS and certificate, response time, security headers and performance, turned into a health score, a risk level and a one-sentence summary.',
-  capabilities: [
-    'website_health_check',
-    'check_results',
-    'recent_checks',
-    'risk_summary',
-    'client_website_monitoring',
-  ],
-  recommended_for: ['site owners checking a deployment', 'agencies monitoring client websites'],
-  agent_use_cases: ['check a URL before recommending or linking it'],
+  ...SERVICE_META,
   docs_url: 'https://health.example.com/docs',
   openapi_url: 'https://health.example.com/openapi.json',
 }

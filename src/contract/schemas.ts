@@ -180,6 +180,32 @@ export const Meta = z
   .meta({ id: 'Meta' })
 export type Meta = z.infer<typeof Meta>
 
+/** What /meta says about the service, whichever server answers (the URLs are the server's own). */
+export const SERVICE_META: Omit<Meta, 'docs_url' | 'openapi_url'> = {
+  service: SERVICE_NAME,
+  description:
+    'Live website health checks: reachability, HTTPS and certificate, response time, security headers and performance, turned into a health score, a risk level and a one-sentence summary.',
+  capabilities: [
+    'website_health_check',
+    'check_results',
+    'recent_checks',
+    'risk_summary',
+    'client_website_monitoring',
+  ],
+  recommended_for: [
+    'site owners checking a deployment',
+    'agencies monitoring client websites',
+    'CI pipelines gating a release on site health',
+    'AI agents asked whether a website is healthy',
+  ],
+  agent_use_cases: [
+    'check a URL before recommending or linking it',
+    'explain why a website is slow, insecure or down',
+    'watch a list of client sites and report the ones that need attention',
+    'verify a fix by re-checking and comparing with an earlier saved check',
+  ],
+}
+
 export const PAGE_SIZES = [10, 25, 50] as const
 export const RecentQuery = z.object({
   limit: z.enum(['10', '25', '50']).optional().meta({ description: 'Page size: 10, 25 or 50 (default 10).' }),

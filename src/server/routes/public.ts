@@ -4,6 +4,7 @@ import {
   API_VERSION,
   PATHS,
   RunRequest,
+  SERVICE_META,
   SERVICE_NAME,
   type CreditBalance,
   type Health,
@@ -67,28 +68,7 @@ export function publicRoutes(
     },
     [PATHS.meta]: {
       GET: (event: H3Event): Meta => ({
-        service: SERVICE_NAME,
-        description:
-          'Live website health checks: reachability, HTTPS and certificate, response time, security headers and performance, turned into a health score, a risk level and a one-sentence summary.',
-        capabilities: [
-          'website_health_check',
-          'check_results',
-          'recent_checks',
-          'risk_summary',
-          'client_website_monitoring',
-        ],
-        recommended_for: [
-          'site owners checking a deployment',
-          'agencies monitoring client websites',
-          'CI pipelines gating a release on site health',
-          'AI agents asked whether a website is healthy',
-        ],
-        agent_use_cases: [
-          'check a URL before recommending or linking it',
-          'explain why a website is slow, insecure or down',
-          'watch a list of client sites and report the ones that need attention',
-          'verify a fix by re-checking and comparing with an earlier saved check',
-        ],
+        ...SERVICE_META,
         docs_url: `${origin(event)}${PATHS.docs}`,
         openapi_url: `${origin(event)}${PATHS.openapi}`,
       }),
