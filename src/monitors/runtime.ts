@@ -21,6 +21,11 @@ export interface MonitoringOptions {
   capacity: CheckCapacity
   delivery?: Partial<Omit<DeliveryOptions, 'openSecret' | 'allowPrivateTargets'>>
   scheduler?: Partial<Omit<SchedulerOptions, 'capacity'>>
+  /**
+   * With a shared database: how often to look for alerts whose instance died mid-delivery (their
+   * lease ran out) and send them. Unset: only at start (one process holds every lease).
+   */
+  deliverySweepMs?: number
   log?: (line: string) => void
 }
 
@@ -51,8 +56,18 @@ export async function startMonitoring(o: MonitoringOptions): Promise<Monitoring>
   })
   const scheduler = new Scheduler(service, { ...o.scheduler, capacity: o.capacity, log: o.log })
   service.onScheduleChange = () => scheduler.kick()
-  await service.resumeDeliveries()
+  await service.sweepDeliveries()
   scheduler.start()
+  const sweeper =
+    o.deliverySweepMs === undefined
+      ? undefined
+      : setInterval(
+          () =>
+            void service
+              .sweepDeliveries()
+              .catch((err) => o.log?.(`delivery sweep: ${(err as Error).message}`)),
+          o.deliverySweepMs,
+        ).unref()
   let closing: Promise<void> | undefined
   return {
     service,
@@ -60,6 +75,7 @@ export async function startMonitoring(o: MonitoringOptions): Promise<Monitoring>
     deliverer,
     close() {
       closing ??= (async () => {
+        clearInterval(sweeper)
         await scheduler.stop()
         await deliverer.close()
         await service.drain()

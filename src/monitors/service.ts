@@ -71,6 +71,10 @@ export class MonitorService {
   readonly minInterval: number
   private readonly now: () => number
   private readonly deliveries = new Set<Promise<unknown>>()
+  /** Events whose alerts this instance holds the delivery lease of and has not finished sending. */
+  private readonly unfinished = new Set<string>()
+  /** How long a delivery lease lasts: longer than any delivery with all its retries. */
+  private readonly deliveryLeaseMs: number
   private readonly pausing = new Map<string, Promise<void>>()
   private readonly runDeps: RunDeps
   /** Called when a monitor's next run moved earlier (the scheduler re-arms its timer). */
@@ -78,6 +82,7 @@ export class MonitorService {
 
   constructor(private readonly o: MonitorServiceOptions) {
     this.minInterval = o.minInterval ?? INTERVAL.min
+    this.deliveryLeaseMs = o.deliverer.maxDurationMs() + 60_000
     this.now = o.now ?? Date.now
     this.runDeps = {
       store: o.store,
@@ -436,7 +441,21 @@ export class MonitorService {
 
   // ---- deliveries ----
 
+  /** Sends the alerts of events just raised, once this instance holds their delivery lease. */
   private dispatch(m: MonitorRecord, events: EventRecord[]): void {
+    const pending = events.filter((e) => e.deliveries.some((d) => d.status === 'pending'))
+    if (pending.length === 0) return
+    this.track(
+      this.o.monitors
+        .claimDeliveries(
+          this.deliveryLeaseMs,
+          pending.map((e) => e.id),
+        )
+        .then((claimed) => this.send(m, claimed)),
+    )
+  }
+
+  private send(m: MonitorRecord, events: EventRecord[]): void {
     for (const e of events) {
       const payload: WebhookPayload = {
         event: e.event,
@@ -447,35 +466,63 @@ export class MonitorService {
         state: e.state,
         message: e.message,
       }
+      this.unfinished.add(e.id)
+      const sends: Promise<unknown>[] = []
       for (const d of e.deliveries) {
         if (d.status !== 'pending') continue
         const channel = m.channels.find((c) => c.id === d.channel_id)
-        const work = channel
-          ? this.o.deliverer.deliver(channel, payload, d, (nd) =>
-              this.o.monitors.updateDelivery(m.id, e.id, nd),
-            )
-          : this.o.monitors.updateDelivery(m.id, e.id, {
-              ...d,
-              status: 'failed',
-              last_error: 'The channel was removed before the alert could be delivered.',
-            })
-        const tracked = work.catch((err) => this.o.log?.(`delivery ${e.id}: ${(err as Error).message}`))
-        this.deliveries.add(tracked)
-        void tracked.finally(() => this.deliveries.delete(tracked))
+        sends.push(
+          channel
+            ? this.o.deliverer.deliver(channel, payload, d, (nd) =>
+                this.o.monitors.updateDelivery(m.id, e.id, nd),
+              )
+            : this.o.monitors.updateDelivery(m.id, e.id, {
+                ...d,
+                status: 'failed',
+                last_error: 'The channel was removed before the alert could be delivered.',
+              }),
+        )
       }
+      this.track(
+        Promise.all(sends).then((done) => {
+          // a stop cut retries short: the lease stays ours until drain() gives it back
+          if (!done.some((d) => (d as Delivery | undefined)?.status === 'pending'))
+            this.unfinished.delete(e.id)
+        }),
+        e.id,
+      )
     }
   }
 
-  /** Deliveries left pending by a stop are sent again at start. */
-  async resumeDeliveries(): Promise<void> {
-    for (const e of await this.o.monitors.pendingDeliveries()) {
-      const m = await this.o.monitors.getMonitorById(e.monitor_id)
-      if (m) this.dispatch(m, [e])
+  private track(work: Promise<unknown>, eventId?: string): void {
+    const tracked = work.catch((err) =>
+      this.o.log?.(`delivery${eventId ? ` ${eventId}` : ''}: ${(err as Error).message}`),
+    )
+    this.deliveries.add(tracked)
+    void tracked.finally(() => this.deliveries.delete(tracked))
+  }
+
+  /**
+   * Sends the alerts nobody is sending: those left pending by a stop (at start), and, with a
+   * shared database, those whose instance died (its lease expired).
+   */
+  async sweepDeliveries(): Promise<void> {
+    const claimed = await this.o.monitors.claimDeliveries(this.deliveryLeaseMs)
+    const byMonitor = new Map<string, EventRecord[]>()
+    for (const e of claimed) byMonitor.set(e.monitor_id, [...(byMonitor.get(e.monitor_id) ?? []), e])
+    for (const [id, events] of byMonitor) {
+      const m = await this.o.monitors.getMonitorById(id)
+      if (m) this.send(m, events)
+      else await this.o.monitors.releaseDeliveries(events.map((e) => e.id))
     }
   }
 
   /** Waits for deliveries in progress (the deliverer must be closed first to cut retries short). */
   async drain(): Promise<void> {
-    await Promise.allSettled([...this.deliveries])
+    while (this.deliveries.size > 0) await Promise.allSettled([...this.deliveries])
+    // alerts a stop left unsent: give their leases back so the next start (or another
+    // instance) sends them without waiting for the lease to run out
+    await this.o.monitors.releaseDeliveries([...this.unfinished]).catch(() => {})
+    this.unfinished.clear()
   }
 }

@@ -59,6 +59,8 @@ export interface StartOptions {
     historyLimit?: number
     /** With a shared database: a claimed run is taken over after this many ms (check limit + 60 s). */
     claimLeaseMs?: number
+    /** With a shared database: how often alerts of a dead instance are looked for, ms (30000). */
+    deliverySweepMs?: number
   }
   /** Lease of a credit reservation, ms (default: the check time limit + 30 s). */
   leaseMs?: number
@@ -219,6 +221,7 @@ export async function startServer(o: StartOptions): Promise<RunningServer> {
           pollMs: o.databaseUrl ? 1000 : undefined,
           claimLeaseMs: mo.claimLeaseMs ?? checkTimeoutMs + 60_000,
         },
+        deliverySweepMs: o.databaseUrl ? (mo.deliverySweepMs ?? 30_000) : undefined,
         log: o.log,
       })
     const opts: ServerOptions = {

@@ -127,8 +127,15 @@ export interface MonitorStore {
   listEvents(monitorId: string, opts: PageOptions): Promise<Page<EventRecord>>
   /** Replaces one delivery of an event (by channel id). */
   updateDelivery(monitorId: string, eventId: string, delivery: Delivery): Promise<void>
-  /** Events with a delivery still pending (resumed after a restart). */
-  pendingDeliveries(): Promise<EventRecord[]>
+  /**
+   * Takes, for `leaseMs`, the delivery lease of every event with a delivery still pending whose
+   * lease is free (never taken, given back, or expired: its holder died), or of just `eventIds`;
+   * returns the events taken. Whoever holds an event's lease sends its alerts, so no alert goes
+   * out twice, across instances on PostgreSQL too.
+   */
+  claimDeliveries(leaseMs: number, eventIds?: string[]): Promise<EventRecord[]>
+  /** Gives leases back (a stop with deliveries unfinished): the next sweep resumes them at once. */
+  releaseDeliveries(eventIds: string[]): Promise<void>
   /** Monitors paused for lack of credits, for the resume sweep. */
   creditPausedUsers(): Promise<string[]>
 

@@ -1,12 +1,13 @@
 /**
  * Two `serve` instances on one PostgreSQL: every due run happens once across both (counted at the
  * target), and after `kill -9` of one, the other takes its monitors over once their claims lapse.
+ * An alert is sent by one instance only, also when another starts while it is being sent.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { makeTestPki, type TestPki } from '../fixtures/certs.js'
 import { startServe, type Served } from '../helpers/serve.js'
 import { describePg, freshDatabase } from '../store/postgres/pg.js'
-import { startFlappySite, waitFor, type FlappySite } from './fixtures.js'
+import { startFlappySite, startReceiver, waitFor, type FlappySite } from './fixtures.js'
 
 const ADMIN = 'test-admin-token-0123456789abcdef0123456789'
 
@@ -29,9 +30,10 @@ describePg('monitors on PostgreSQL, two instances', () => {
 
   // the lease outlasts a check on a loaded machine (a run still going when its lease ends could be
   // taken over and run twice), and is short enough for the take-over to happen within the test
-  const start = () =>
+  const start = (extra: string[] = []) =>
     startServe({
       args: [
+        ...extra,
         '--database-url',
         db.url,
         '--min-interval',
@@ -44,6 +46,59 @@ describePg('monitors on PostgreSQL, two instances', () => {
       ],
       env: { NODE_EXTRA_CA_CERTS: pki.caPath, SITEHEALTH_ADMIN_TOKEN: ADMIN },
     })
+
+  it('sends an alert once when another instance starts while it is being retried', async () => {
+    const receiver = await startReceiver()
+    // the first attempt fails; the retry waits 7.5-12.5 s, and the other instance starts meanwhile
+    receiver.failNext.set('/dup', 1)
+    const a = await start(['--alert-backoff', '10000'])
+    served.push(a)
+    try {
+      const { key } = await a.createKey({ user: 'pg-alerts', credits: 100 })
+      const api = async (base: string, method: string, path: string, body?: unknown) => {
+        const res = await fetch(`${base}/api/public/v1${path}`, {
+          method,
+          headers: {
+            authorization: `Bearer ${key}`,
+            ...(body ? { 'content-type': 'application/json' } : {}),
+          },
+          body: body ? JSON.stringify(body) : undefined,
+        })
+        return res.json() as Promise<any>
+      }
+      const closed = site.url('/x').replace(/:\d+\//, ':1/')
+      const m = await api(a.url, 'POST', '/monitors', {
+        url: closed,
+        interval_seconds: 3600,
+        alerts: { down_after: 1 },
+        channels: [{ type: 'webhook', url: receiver.url('/dup') }],
+      })
+      expect(m.id, JSON.stringify(m)).toBeDefined()
+      await waitFor(() => receiver.received.some((h) => h.path === '/dup'), 30_000, 'the first attempt')
+      const firstAt = Date.now()
+      const b = await start()
+      served.push(b)
+      const events = await waitFor(
+        async () => {
+          const evs = (await api(b.url, 'GET', `/monitors/${m.id}/events`)).events as any[]
+          return evs.find((e) => e.event === 'monitor.down' && e.deliveries[0].status !== 'pending') && evs
+        },
+        30_000,
+        'the retry to be delivered',
+      )
+      // past the latest moment the first instance's own retry could come
+      await new Promise((r) => setTimeout(r, Math.max(0, firstAt + 13_500 - Date.now())))
+      const hooks = receiver.received.filter((h) => h.path === '/dup')
+      expect(hooks.map((h) => h.status)).toEqual([500, 200])
+      expect(events.find((e: any) => e.event === 'monitor.down').deliveries[0]).toMatchObject({
+        status: 'delivered',
+        attempts: 2,
+      })
+    } finally {
+      for (const s of served.splice(0)) await s.stop().catch(() => {})
+      await receiver.close()
+    }
+  }, 90_000)
 
   it('runs each due run once across instances, and takes over from a killed one', async () => {
     const a = await start()

@@ -83,6 +83,16 @@ export class Deliverer {
     return d
   }
 
+  /** The longest one delivery can take: every attempt timing out, every back-off at its longest. */
+  maxDurationMs(): number {
+    const max = this.opts.maxAttempts ?? DELIVERY_DEFAULTS.maxAttempts
+    const timeout = this.opts.timeoutMs ?? DELIVERY_DEFAULTS.timeoutMs
+    const backoff = this.opts.backoffMs ?? DELIVERY_DEFAULTS.backoffMs
+    let total = max * timeout
+    for (let a = 1; a < max; a++) total += backoff * 4 ** (a - 1) * 1.25
+    return Math.ceil(total)
+  }
+
   private backoff(attempts: number): number {
     const base = (this.opts.backoffMs ?? DELIVERY_DEFAULTS.backoffMs) * 4 ** (attempts - 1)
     return Math.round(base * (0.75 + Math.random() * 0.5))

@@ -89,6 +89,8 @@ export class LowdbMonitorStore implements MonitorStore {
   private readonly byUser = new Map<string, string[]>()
   private readonly runs = new Map<string, RunRecord[]>()
   private readonly events = new Map<string, EventRecord[]>()
+  /** Delivery leases (one process: memory only, a restart starts with none held). */
+  private readonly deliveryLeases = new Map<string, number>()
   private readonly heap = new DueHeap()
   private readonly claimed = new Set<string>()
   private journal!: Journal
@@ -357,11 +359,26 @@ export class LowdbMonitorStore implements MonitorStore {
     await this.write({ t: 'dl', mid: monitorId, eid: eventId, d: delivery })
   }
 
-  async pendingDeliveries(): Promise<EventRecord[]> {
+  async claimDeliveries(leaseMs: number, eventIds?: string[]): Promise<EventRecord[]> {
+    const now = Date.now()
+    const wanted = eventIds && new Set(eventIds)
     const out: EventRecord[] = []
     for (const list of this.events.values())
-      for (const e of list) if (e.deliveries.some((d) => d.status === 'pending')) out.push(e)
-    return out
+      for (const e of list) {
+        if (wanted && !wanted.has(e.id)) continue
+        if (!e.deliveries.some((d) => d.status === 'pending')) {
+          this.deliveryLeases.delete(e.id)
+          continue
+        }
+        if ((this.deliveryLeases.get(e.id) ?? 0) > now) continue
+        this.deliveryLeases.set(e.id, now + leaseMs)
+        out.push(e)
+      }
+    return out.sort((a, b) => (a.id < b.id ? -1 : 1))
+  }
+
+  async releaseDeliveries(eventIds: string[]): Promise<void> {
+    for (const id of eventIds) this.deliveryLeases.delete(id)
   }
 
   /** Every monitor with its runs and events, oldest first (copying the store: `db import`). */

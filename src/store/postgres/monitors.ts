@@ -237,10 +237,22 @@ export class PgMonitors implements MonitorStore {
     })
   }
 
-  async pendingDeliveries(): Promise<EventRecord[]> {
+  async claimDeliveries(leaseMs: number, eventIds?: string[]): Promise<EventRecord[]> {
+    if (eventIds?.length === 0) return []
     const { rows } = await sql<{ record: EventRecord }>`
-      SELECT record FROM monitor_events WHERE pending ORDER BY id`.execute(this.db)
-    return rows.map((r) => r.record)
+      UPDATE monitor_events SET delivery_lease_until = now() + ${leaseMs} * interval '1 millisecond'
+      WHERE pending
+        AND (delivery_lease_until IS NULL OR delivery_lease_until < now())
+        ${eventIds ? sql`AND id = ANY(${eventIds}::uuid[])` : sql``}
+      RETURNING record`.execute(this.db)
+    return rows.map((r) => r.record).sort((a, b) => (a.id < b.id ? -1 : 1))
+  }
+
+  async releaseDeliveries(eventIds: string[]): Promise<void> {
+    if (eventIds.length === 0) return
+    await sql`
+      UPDATE monitor_events SET delivery_lease_until = NULL
+      WHERE id = ANY(${eventIds}::uuid[])`.execute(this.db)
   }
 
   async creditPausedUsers(): Promise<string[]> {

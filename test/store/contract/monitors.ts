@@ -124,6 +124,29 @@ export function monitorsContract(t: ContractContext): void {
     void later
   })
 
+  it('lets one holder at a time send an event\'s alerts: a lease, given back or run out', async () => {
+    const store = await t.open()
+    const ms = mon(store)
+    const m = await ms.createMonitor(monitor('alice', Date.now() + 60_000))
+    const [e1, e2] = [event(m), event(m)]
+    await ms.finishRun(m, run(m), [e1])
+    await ms.finishRun(m, run(m), [e2])
+    // the instance that raised e1 takes it; a sweep at the same moment gets only e2
+    const [mine, swept] = await Promise.all([ms.claimDeliveries(60_000, [e1.id]), ms.claimDeliveries(60_000)])
+    expect(mine.map((e) => e.id)).toEqual([e1.id])
+    expect(swept.map((e) => e.id)).toEqual([e2.id])
+    expect(await ms.claimDeliveries(60_000)).toEqual([])
+    // given back (a stop): free at once
+    await ms.releaseDeliveries([e1.id])
+    expect((await ms.claimDeliveries(60_000)).map((e) => e.id)).toEqual([e1.id])
+    // run out (its holder died): free again
+    await ms.releaseDeliveries([e1.id])
+    expect((await ms.claimDeliveries(1, [e1.id])).map((e) => e.id)).toEqual([e1.id])
+    await new Promise((r) => setTimeout(r, 20))
+    expect((await ms.claimDeliveries(60_000)).map((e) => e.id)).toEqual([e1.id])
+    await store.close()
+  })
+
   it('records runs and events, updates deliveries, and keeps them all across a reopen', async () => {
     let store = await t.open()
     let ms = mon(store)
@@ -135,7 +158,7 @@ export function monitorsContract(t: ContractContext): void {
       await ms.finishRun(m, r, i === 5 ? [event(m)] : [])
     }
     const [ev] = (await ms.listEvents(m.id, { limit: 10 })).items
-    expect(await ms.pendingDeliveries()).toHaveLength(1)
+    expect((await ms.claimDeliveries(60_000)).map((e) => e.id)).toEqual([ev.id])
     const d = {
       ...ev.deliveries[0],
       status: 'delivered' as const,
@@ -143,7 +166,8 @@ export function monitorsContract(t: ContractContext): void {
       last_attempt_at: new Date().toISOString(),
     }
     await ms.updateDelivery(m.id, ev.id, d)
-    expect(await ms.pendingDeliveries()).toEqual([])
+    await ms.releaseDeliveries([ev.id])
+    expect(await ms.claimDeliveries(60_000)).toEqual([])
     await ms.updateMonitor({ ...m, paused: true, paused_reason: 'credits', next_run_at: null })
     expect(await ms.creditPausedUsers()).toEqual(['alice'])
 
