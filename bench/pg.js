@@ -4,7 +4,10 @@
  * own `serve --database-url`; beside them an embedded `serve` with the same run-check target.
  * Measured round-robin (one request of each server in turn, so machine drift hits all alike), one
  * request at a time over a keep-alive client: run-check, recent first page, a deep page (cursor
- * in the oldest tenth of the user's history) and get by id (ids drawn over the whole history).
+ * in the oldest tenth of the user's history, but with at least a full page older than it, so that
+ * both sizes answer the same 50 checks and a next cursor: at 1,000 checks the oldest tenth of the
+ * user's 100 holds only 10, and a 10-check page against a 50-check one measures the page size,
+ * not the depth) and get by id (ids drawn over the whole history).
  * Seeding is server-side SQL (generate_series), not timed.
  *
  * Needs PostgreSQL: SITEHEALTH_BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres);
@@ -41,6 +44,9 @@ const USERS = 10
 const READS = Number(process.env.BENCH_READS ?? 200)
 const RUNS = Number(process.env.BENCH_RUNS ?? 40)
 const TARGET = 1.3
+const PAGE = 50
+const FIRST = `GET recent, first page (limit ${PAGE})`
+const DEEP = 'GET recent, deep page (oldest tenth, a full page)'
 const TOKEN = `sha_admin_${randomBytes(24).toString('base64url')}`
 
 async function sqlOn(url, text, values) {
@@ -109,7 +115,9 @@ async function seed(url, n, record) {
   )
   const deep = await sqlOn(
     url,
-    `SELECT created_ms FROM checks WHERE user_id = 'bench-0' ORDER BY created_ms ASC OFFSET (SELECT count(*) / 10 FROM checks WHERE user_id = 'bench-0') LIMIT 1`,
+    `SELECT created_ms FROM checks WHERE user_id = 'bench-0' ORDER BY created_ms ASC
+     OFFSET greatest((SELECT count(*) / 10 FROM checks WHERE user_id = 'bench-0'), $1::int + 1) LIMIT 1`,
+    [PAGE],
   )
   return { ids: ids.map((r) => r.id), deepCursor: new Date(Number(deep[0].created_ms)).toISOString() }
 }
@@ -142,16 +150,21 @@ export async function run(log) {
     const ops = {
       'POST run-check': (x) =>
         apiOk(x.s.url, `${PUBLIC}/checks/run`, { method: 'POST', token: x.key, body: { url: target.url } }),
-      'GET recent, first page (limit 50)': (x) =>
-        apiOk(x.s.url, `${PUBLIC}/checks/recent?limit=50`, { token: x.key }),
-      'GET recent, deep page (oldest tenth)': (x) =>
-        apiOk(x.s.url, `${PUBLIC}/checks/recent?limit=50&cursor=${encodeURIComponent(x.deepCursor)}`, {
+      [FIRST]: (x) => apiOk(x.s.url, `${PUBLIC}/checks/recent?limit=${PAGE}`, { token: x.key }),
+      [DEEP]: (x) =>
+        apiOk(x.s.url, `${PUBLIC}/checks/recent?limit=${PAGE}&cursor=${encodeURIComponent(x.deepCursor)}`, {
           token: x.key,
         }),
       'GET check by id': (x) =>
         apiOk(x.s.url, `${PUBLIC}/checks/${x.ids[Math.floor(Math.random() * x.ids.length)]}`, {
           token: x.key,
         }),
+    }
+    // the pages compared must be alike: a full page and a next cursor at every size
+    for (const x of servers) {
+      const { body } = await ops[DEEP](x)
+      if (body.checks.length !== PAGE || !body.next_cursor)
+        throw new Error(`${x.label}: the deep page holds ${body.checks.length} checks, not a full page`)
     }
     const samples = new Map()
     const measure = async (op, who, rounds, warm) => {

@@ -2,7 +2,7 @@
  * Bearer authentication. Only SHA-256 hashes of keys are stored (right for high-entropy keys);
  * the stored hash is compared in constant time. Admin calls use a separate token.
  */
-import { createHash, timingSafeEqual } from 'node:crypto'
+import { createHash, hash, timingSafeEqual } from 'node:crypto'
 import { getRequestIP, type H3Event } from 'h3'
 import { isWellFormedApiKey } from '../contract/api-key.js'
 import type { KeyRecord, Store } from '../store/types.js'
@@ -20,7 +20,8 @@ function nowIso(): string {
   return lastIso
 }
 
-export const hashKey = (key: string) => createHash('sha256').update(key).digest('hex')
+/** The stored form of a key: its SHA-256 in hex (one-shot `crypto.hash`: no Hash object per request). */
+export const hashKey = (key: string): string => hash('sha256', key)
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i
 
@@ -57,9 +58,10 @@ export async function authenticateHeader(
 ): Promise<KeyRecord> {
   const key = bearerOf(header)
   if (!key || !isWellFormedApiKey(key)) throw invalidKey()
-  const hash = createHash('sha256').update(key).digest()
-  const record = await store.keys.findByHash(hash.toString('hex'))
-  if (!record || !timingSafeEqual(Buffer.from(record.hash, 'hex'), hash)) throw invalidKey()
+  const hex = hashKey(key)
+  const record = await store.keys.findByHash(hex)
+  if (!record || !timingSafeEqual(Buffer.from(record.hash, 'hex'), Buffer.from(hex, 'hex')))
+    throw invalidKey()
   if (record.revoked_at)
     throw new ServiceError(
       401,

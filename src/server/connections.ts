@@ -49,24 +49,27 @@ export function defaultMaxConnections(fdLimit = fileDescriptorLimit()): number {
 /** Applies the cap and the eviction rule to `server`; returns a view for tests and logs. */
 export function limitConnections(server: Server, maxConnections: number): { open: () => number } {
   const byClient = new Map<string, Set<Socket>>()
-  const busy = new Map<Socket, number>()
+  /**
+   * Each connection's newest response. Responses on one connection finish in order, so the
+   * connection is busy exactly while its newest one is unfinished: read when evicting, rather than
+   * a listener on every response.
+   */
+  const newest = new Map<Socket, ServerResponse>()
   let open = 0
 
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    const socket = req.socket
-    busy.set(socket, (busy.get(socket) ?? 0) + 1)
-    res.once('close', () => {
-      const left = (busy.get(socket) ?? 1) - 1
-      if (left <= 0) busy.delete(socket)
-      else busy.set(socket, left)
-    })
+    newest.set(req.socket, res)
   })
+  const busy = (socket: Socket) => {
+    const res = newest.get(socket)
+    return res !== undefined && !res.writableFinished
+  }
 
   const forget = (socket: Socket, client: string) => {
     const set = byClient.get(client)
     if (!set?.delete(socket)) return false
     if (set.size === 0) byClient.delete(client)
-    busy.delete(socket)
+    newest.delete(socket)
     open--
     return true
   }
@@ -76,7 +79,7 @@ export function limitConnections(server: Server, maxConnections: number): { open
     const clients = [...byClient].sort((a, b) => b[1].size - a[1].size)
     for (const [client, sockets] of clients)
       for (const socket of sockets)
-        if (!busy.has(socket)) {
+        if (!busy(socket)) {
           forget(socket, client)
           socket.destroy()
           return true

@@ -24,6 +24,18 @@ export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => unknown
 /** h3's content type for JSON bodies, so that both paths send the same header. */
 const JSON_TYPE = 'application/json;charset=UTF-8'
 
+/** The headers of every success, as node:http's flat `[name, value, ...]` list. */
+const OK_HEAD = flatten({ 'content-type': JSON_TYPE, ...SAFETY_HEADERS }, [])
+
+/**
+ * Appends `headers` to a flat header list: `writeHead` takes that list as it is, where an object
+ * would be walked key by key (and built by spreading first) on every response.
+ */
+function flatten(headers: Record<string, string>, into: string[]): string[] {
+  for (const name in headers) into.push(name, headers[name])
+  return into
+}
+
 export function withFastPath(opts: ServerOptions, limiter: RateLimiter, next: NodeHandler): NodeHandler {
   const policy = policiesOf(opts.limits).api
   const path = PATHS.credits
@@ -34,7 +46,7 @@ export function withFastPath(opts: ServerOptions, limiter: RateLimiter, next: No
     const requestId = randomUUID()
     let rate: Record<string, string> = {}
     let status = 200
-    let headers: Record<string, string>
+    let head: string[]
     let body: string
     try {
       const key = await authenticateHeader(req.headers.authorization, opts.store)
@@ -42,16 +54,14 @@ export function withFastPath(opts: ServerOptions, limiter: RateLimiter, next: No
       rate = decision.headers
       if (!decision.allowed) throw rateLimited(policy, decision.resetSec)
       body = JSON.stringify(await creditBalance(opts, key.user_id))
-      headers = { 'content-type': JSON_TYPE, ...SAFETY_HEADERS }
+      head = flatten(rate, OK_HEAD.slice())
     } catch (err) {
-      ;({ status, headers, body } = renderError(err, requestId, opts))
+      const e = renderError(err, requestId, opts)
+      ;({ status, body } = e)
+      head = flatten({ ...e.headers, ...rate }, [])
     }
-    res.writeHead(status, {
-      ...headers,
-      ...rate,
-      'x-request-id': requestId,
-      'content-length': String(Buffer.byteLength(body)),
-    })
+    head.push('x-request-id', requestId, 'content-length', String(Buffer.byteLength(body)))
+    res.writeHead(status, head)
     res.end(body)
     if (opts.log) opts.log(accessLine('GET', url, status, startedAt, requestId))
   }

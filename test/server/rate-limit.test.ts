@@ -106,6 +106,35 @@ describePg('rate limiter in PostgreSQL', () => {
     await Promise.all(pools.map((p) => p.end()))
     await db?.drop()
   })
+  it('keeps the windows unlogged (no WAL flush per request), also in a table an earlier version made logged', async () => {
+    const old = await freshDatabase()
+    const pool = new pg.Pool({ connectionString: old.url, max: 2 })
+    try {
+      await pool.query(
+        'CREATE TABLE rate_limits (key varchar(255) PRIMARY KEY, points integer NOT NULL DEFAULT 0, expire bigint)',
+      )
+      await pool.query("INSERT INTO rate_limits VALUES ('run:k', 1, NULL)")
+      await new RateLimiter({ kind: 'postgres', pool }).init([policy])
+      const persistence = async (url: string) => {
+        const c = new pg.Client({ connectionString: url })
+        await c.connect()
+        try {
+          return (await c.query("SELECT relpersistence FROM pg_class WHERE oid = 'rate_limits'::regclass"))
+            .rows[0].relpersistence
+        } finally {
+          await c.end()
+        }
+      }
+      expect(await persistence(old.url)).toBe('u')
+      expect((await pool.query('SELECT points FROM rate_limits')).rows).toEqual([{ points: 1 }])
+      // the fresh database of the suite: created unlogged by the limiters' init
+      expect(await persistence(db.url)).toBe('u')
+    } finally {
+      await pool.end()
+      await old.drop()
+    }
+  })
+
   behaves(() => {
     const make = () => {
       const pool = new pg.Pool({ connectionString: db.url, max: 4 })
