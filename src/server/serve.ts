@@ -217,6 +217,7 @@ export async function startServer(o: StartOptions): Promise<RunningServer> {
         scheduler: {
           catchUpMs: mo.catchUpMs,
           pollMs: o.databaseUrl ? 1000 : undefined,
+          claimBatch: o.databaseUrl ? 8 : undefined,
           claimLeaseMs: mo.claimLeaseMs ?? checkTimeoutMs + 60_000,
         },
         log: o.log,
