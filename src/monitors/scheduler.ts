@@ -10,6 +10,7 @@
  * spread over `catchUpMs` (at most one interval) with random jitter instead of all firing at the
  * first tick, so a restart is not a thundering herd on targets, credits or alert channels.
  */
+import { setMaxListeners } from 'node:events'
 import { CapacityExceededError, type CheckCapacity, type Slot } from '../capacity/index.js'
 import { DueHeap } from '../store/lowdb/due-heap.js'
 import type { Claim } from '../store/monitors.js'
@@ -71,6 +72,8 @@ export class Scheduler {
     if (!this.stopped) return
     this.stopped = false
     this.abort = new AbortController()
+    // every run waiting for a slot listens on this one signal (at most the capacity's queue): not a leak
+    setMaxListeners(0, this.abort.signal)
     this.startedAt = this.now()
     const sweepMs = this.opts.resumeSweepMs ?? 5000
     this.sweeper = setInterval(() => {

@@ -104,4 +104,39 @@ describe('scheduler', () => {
       await scheduler.stop()
     }
   })
+
+  it('lets many runs wait for a slot without a listener-leak warning', async () => {
+    const warnings: Error[] = []
+    const onWarning = (w: Error) => warnings.push(w)
+    process.on('warning', onWarning)
+    const due = Date.now()
+    let claims: Claim[] = Array.from({ length: 20 }, (_, i) => ({
+      monitor: { ...monitor(i), next_run_at: due },
+      due_at: due,
+    }))
+    const fake = {
+      monitors: {
+        claimDue: async (_now: number, max: number) => claims.splice(0, max),
+        nextDueAt: async () => null,
+        releaseClaim: async () => {},
+      },
+      run: () => new Promise((resolve) => setTimeout(resolve, 10)),
+      resumeCreditPaused: async () => 0,
+    }
+    const scheduler = new Scheduler(fake as unknown as MonitorService, {
+      capacity: new CheckCapacity({ maxConcurrent: 64, maxPerUser: 1 }),
+      catchUpMs: 0,
+    })
+    scheduler.start()
+    try {
+      await expect.poll(() => scheduler.stats.started, { timeout: 3000 }).toBe(20)
+      // warnings are emitted on the next tick
+      await new Promise((resolve) => setImmediate(resolve))
+      expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([])
+    } finally {
+      claims = []
+      process.off('warning', onWarning)
+      await scheduler.stop()
+    }
+  })
 })
