@@ -14,6 +14,7 @@ import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { clearTimeout, setTimeout } from 'node:timers'
 import { fileURLToPath } from 'node:url'
+import pg from 'pg'
 import { Agent, request } from 'undici'
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url))
@@ -61,6 +62,31 @@ export async function cleanup() {
   for (const fn of [...closers]) await Promise.resolve(fn()).catch(() => {})
   closers.clear()
   for (const dir of [...tempDirs]) await removeTempDir(dir).catch(() => {})
+}
+
+// ---------------------------------------------------------------------------------------------
+// PostgreSQL
+
+/**
+ * A fresh database on the PostgreSQL server of `adminUrl` (a URL any database of which the user
+ * may CREATE DATABASE from), dropped at cleanup. Returns its URL.
+ */
+export async function createPgDatabase(adminUrl, label) {
+  const name = `sitehealth_bench_${label}_${Date.now().toString(36)}`
+  const sqlOnAdmin = async (text) => {
+    const c = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 5000 })
+    await c.connect()
+    try {
+      await c.query(text)
+    } finally {
+      await c.end()
+    }
+  }
+  await sqlOnAdmin(`CREATE DATABASE ${name}`)
+  onCleanup(() => sqlOnAdmin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`))
+  const url = new URL(adminUrl)
+  url.pathname = `/${name}`
+  return url.toString()
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -2,25 +2,35 @@
  * Monitor benchmarks (issue 13), against a local farm of loopback targets, bounded in count and
  * time:
  *
- *  1. hold: N monitors at a 60 s interval on one embedded instance; after one interval of warm-up,
- *     the schedule lag (due → started) over the measured window, p50/p99/max; runs missed or
- *     doubled (from each monitor's run history: consecutive runs closer than half an interval,
- *     or further apart than interval + 2 s); memory (RSS, heap) sampled through the window.
+ *  1. hold: N monitors at a 60 s interval on one instance; after two intervals of warm-up, the
+ *     schedule lag (due → started) over the measured window, p50/p99/max; runs missed or doubled
+ *     (from each monitor's run history: consecutive runs closer than half an interval, or further
+ *     apart than interval + 2 s); memory (RSS, heap) sampled through the window; the server's CPU
+ *     time per run and the whole machine's CPU use over the window (/proc/stat, Linux).
  *  2. listing: GET /monitors (first page, and a deep page) at N monitors ÷ at 10.
- *  3. fsyncs per saved check at ~100 checks/s (100 monitors at 1 s), one user and 100 users.
+ *  3. fsyncs per saved check at ~100 checks/s (100 monitors at 1 s), one user and 100 users
+ *     (embedded store only).
  *
  *   node bench/monitors.js [--monitors 10000] [--window 300] [--targets 16] [--skip-hold]
+ *                          [--skip-fsync] [--postgres] [--profile DIR]
+ *
+ * --postgres: every server stores in its own fresh PostgreSQL database, created on the server of
+ * BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres) and dropped at the end; the
+ * fsync part does not apply and is skipped.
  *
  * Needs a build (`npm run build`). The full run takes about 8 minutes and two busy cores; use a
  * smaller --monitors / --window while developing.
  */
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
+import { readFile } from 'node:fs/promises'
+import { loadavg } from 'node:os'
 import { setTimeout } from 'node:timers'
 import { parseArgs } from 'node:util'
 import {
   apiOk,
   cleanup,
+  createPgDatabase,
   fmtInt,
   fmtMB,
   fmtMs,
@@ -38,12 +48,18 @@ const { values: o } = parseArgs({
     targets: { type: 'string', default: '16' },
     'skip-hold': { type: 'boolean', default: false },
     'skip-fsync': { type: 'boolean', default: false },
+    postgres: { type: 'boolean', default: false },
+    // writes a V8 CPU profile of each server process into this directory (node --cpu-prof)
+    profile: { type: 'string' },
   },
 })
 const N = Number(o.monitors)
 const WINDOW_S = Number(o.window)
 const INTERVAL = 60
+const WARMUP_S = 2 * INTERVAL
 const ADMIN = 'bench-admin-token-0123456789abcdef0123456789'
+const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
+const STORE = o.postgres ? 'PostgreSQL' : 'embedded'
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 
 function child(args, { ipc = false } = {}) {
@@ -75,7 +91,11 @@ async function startFarm(count) {
 
 async function startServer(minInterval = 60) {
   const dir = await makeTempDir('monitors')
-  const p = child(['bench/monitors-server.js', dir, String(minInterval), '100'], { ipc: true })
+  const db = o.postgres ? [await createPgDatabase(PG_ADMIN_URL, 'monitors')] : []
+  const profile = o.profile ? ['--cpu-prof', `--cpu-prof-dir=${o.profile}`] : []
+  const p = child([...profile, 'bench/monitors-server.js', dir, String(minInterval), '100', ...db], {
+    ipc: true,
+  })
   const url = await firstLine(p)
   p.stdout.resume()
   const stats = () =>
@@ -158,6 +178,17 @@ async function listTimes(url, token, reps) {
   return { first: summarize(first).p50, deep: summarize(deep).p50, hops }
 }
 
+/** Busy and total jiffies of the whole machine (/proc/stat, Linux), or undefined elsewhere. */
+async function machineCpu() {
+  try {
+    const f = (await readFile('/proc/stat', 'utf8')).split('\n')[0].trim().split(/\s+/).slice(1).map(Number)
+    const total = f.reduce((a, b) => a + b, 0)
+    return { busy: total - f[3] - f[4], total }
+  } catch {
+    return undefined
+  }
+}
+
 async function hold(farm) {
   const s = await startServer(60)
   // one agency account owning every monitor: listing is measured on it, and every check of the
@@ -168,9 +199,14 @@ async function hold(farm) {
   const t0 = Date.now()
   const ids = await createMonitors(s.url, keys, farm, N, INTERVAL)
   const createdS = (Date.now() - t0) / 1000
-  console.error(`created ${N} monitors in ${createdS.toFixed(1)} s; warming up ${INTERVAL} s`)
-  await sleep(INTERVAL * 1000)
-  await s.stats() // drop warm-up lags
+  // a new monitor runs at once, then moves onto its phase of the interval (src/monitors/interval.ts:
+  // one gap of half an interval to one and a half); two intervals put every monitor on its phase,
+  // and the runs before that stay out of the window and of the gaps checked
+  console.error(`created ${N} monitors in ${createdS.toFixed(1)} s; warming up ${WARMUP_S} s`)
+  await sleep(WARMUP_S * 1000)
+  const s0 = await s.stats() // drops warm-up lags
+  const m0 = await machineCpu()
+  const load0 = loadavg()[0]
   const windowStart = Date.now()
   const lags = []
   const mem = []
@@ -185,6 +221,9 @@ async function hold(farm) {
   const end = await s.stats()
   lags.push(...end.lags)
   const windowEnd = Date.now()
+  const m1 = await machineCpu()
+  const load1 = loadavg()[0]
+  const started = end.started - s0.started
   // each monitor's history: doubles and misses within the window
   let doubled = 0
   let missed = 0
@@ -225,6 +264,10 @@ async function hold(farm) {
     windowS: (windowEnd - windowStart) / 1000,
     doubled,
     missed,
+    checksPerS: started / ((windowEnd - windowStart) / 1000),
+    cpuMsPerRun: (end.cpuMs - s0.cpuMs) / started,
+    machineBusy: m0 && m1 ? (m1.busy - m0.busy) / (m1.total - m0.total) : undefined,
+    load: [load0, load1],
     rssFirst: rss[0],
     rssLast: rss.at(-1),
     rssMax: Math.max(...rss),
@@ -288,7 +331,7 @@ try {
   if (!o['skip-hold']) {
     const h = await hold(farm)
     lines.push(
-      `## Hold: ${fmtInt(N)} monitors at ${INTERVAL} s, ${WINDOW_S} s measured after ${INTERVAL} s of warm-up`,
+      `## Hold (${STORE}): ${fmtInt(N)} monitors at ${INTERVAL} s, ${WINDOW_S} s measured after ${WARMUP_S} s of warm-up`,
       '',
       table(
         [
@@ -319,10 +362,14 @@ try {
         ],
       ),
       '',
+      `Runs started ${h.checksPerS.toFixed(1)}/s (${fmtInt(N / INTERVAL)}/s due); server CPU ${h.cpuMsPerRun.toFixed(2)} ms per run; ` +
+        `whole machine ${h.machineBusy === undefined ? 'n/a' : `${(100 * h.machineBusy).toFixed(0)} % busy`} over the window; ` +
+        `load average ${h.load[0].toFixed(2)} → ${h.load[1].toFixed(2)}.`,
+      '',
     )
     const l = await listing(farm, h)
     lines.push(
-      `## Listing monitors (limit 50), median of 300: ${fmtInt(N)} monitors of one user ÷ 10`,
+      `## Listing monitors (${STORE}, limit 50), median of 300: ${fmtInt(N)} monitors of one user ÷ 10`,
       '',
       table(
         ['page', 'at 10', `at ${fmtInt(N)}`, 'ratio'],
@@ -345,7 +392,7 @@ try {
     )
     await h.server.stop()
   }
-  if (!o['skip-fsync']) {
+  if (!o['skip-fsync'] && !o.postgres) {
     const rows = []
     for (const users of [1, 100]) {
       const f = await fsyncs(farm, users)

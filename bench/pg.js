@@ -23,11 +23,11 @@ import {
   PUBLIC,
   api,
   apiOk,
+  createPgDatabase,
   fmtInt,
   fmtMs,
   fmtRatio,
   makeTempDir,
-  onCleanup,
   spawnServer,
   startServe,
   startTarget,
@@ -59,18 +59,7 @@ async function sqlOn(url, text, values) {
   }
 }
 
-function dbUrl(name) {
-  const u = new URL(ADMIN_URL)
-  u.pathname = `/${name}`
-  return u.toString()
-}
-
-async function createDb(label) {
-  const name = `sitehealth_bench_${label}_${Date.now().toString(36)}`
-  await sqlOn(ADMIN_URL, `CREATE DATABASE ${name}`)
-  onCleanup(() => sqlOn(ADMIN_URL, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`))
-  return dbUrl(name)
-}
+const createDb = (label) => createPgDatabase(ADMIN_URL, label)
 
 async function pgServe(url) {
   const { child, url: base } = await spawnServer(

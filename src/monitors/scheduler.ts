@@ -10,6 +10,7 @@
  * spread over `catchUpMs` (at most one interval) with random jitter instead of all firing at the
  * first tick, so a restart is not a thundering herd on targets, credits or alert channels.
  */
+import { setMaxListeners } from 'node:events'
 import { CapacityExceededError, type CheckCapacity, type Slot } from '../capacity/index.js'
 import { DueHeap } from '../store/lowdb/due-heap.js'
 import type { Claim } from '../store/monitors.js'
@@ -26,6 +27,13 @@ export interface SchedulerOptions {
   claimLeaseMs?: number
   /** Longest sleep between ticks, ms: bounds the delay when another instance changes the schedule (default 1 s). */
   pollMs?: number
+  /**
+   * While runs are in flight, claim only once this many slots are free (default 1). A claim is a
+   * heap pop in the embedded store but a statement on a shared database: at capacity, claiming a
+   * few at a time instead of one per finished run saves most of those statements, and the
+   * runs already waiting for a per-user slot keep the server busy meanwhile.
+   */
+  claimBatch?: number
   now?: () => number
   log?: (line: string) => void
 }
@@ -33,7 +41,7 @@ export interface SchedulerOptions {
 export interface SchedulerStats {
   started: number
   running: number
-  /** due → started, ms, for every scheduled run started (benchmarks read and clear it). */
+  /** due → started (slot taken), ms, for every scheduled run started (benchmarks read and clear it). */
   lags: number[]
 }
 
@@ -64,6 +72,8 @@ export class Scheduler {
     if (!this.stopped) return
     this.stopped = false
     this.abort = new AbortController()
+    // every run waiting for a slot listens on this one signal (at most the capacity's queue): not a leak
+    setMaxListeners(0, this.abort.signal)
     this.startedAt = this.now()
     const sweepMs = this.opts.resumeSweepMs ?? 5000
     this.sweeper = setInterval(() => {
@@ -101,6 +111,14 @@ export class Scheduler {
     return cap.maxConcurrent - cap.inFlight() - this.queued
   }
 
+  /** Whether a claim is worth making now (see `claimBatch`). */
+  private canClaim(): boolean {
+    const free = this.free()
+    if (free <= 0) return false
+    if (this.running.size === 0) return true
+    return free >= Math.min(this.opts.claimBatch ?? 1, this.opts.capacity.maxConcurrent)
+  }
+
   private async tick(): Promise<void> {
     if (this.stopped) return
     let now = this.now()
@@ -111,9 +129,9 @@ export class Scheduler {
       this.waiting.pop()
       const claim = this.waitingClaims.get(top.id)
       this.waitingClaims.delete(top.id)
-      if (claim) this.launch(claim, now)
+      if (claim) this.launch(claim)
     }
-    if (this.free() > 0) {
+    if (this.canClaim()) {
       const claims = await this.service.monitors.claimDue(now, this.free(), this.opts.claimLeaseMs)
       now = this.now()
       const window = this.opts.catchUpMs ?? 60_000
@@ -128,10 +146,11 @@ export class Scheduler {
           const at = now + Math.floor(Math.random() * spread)
           this.waiting.push({ due: at, id: c.monitor.id })
           this.waitingClaims.set(c.monitor.id, c)
-        } else this.launch(c, now)
+        } else this.launch(c)
       }
     }
-    this.arm(await this.service.monitors.nextDueAt())
+    // full (or waiting to claim a batch): the next run's end kicks us, the next due time can wait
+    this.arm(this.canClaim() ? await this.service.monitors.nextDueAt() : null)
   }
 
   private arm(nextDue: number | null): void {
@@ -141,21 +160,22 @@ export class Scheduler {
     let delay = this.opts.pollMs ?? 1000
     if (candidates.length > 0) delay = Math.min(delay, Math.max(0, Math.min(...candidates) - now))
     // full: the next run's end kicks us
-    if (this.free() <= 0) delay = this.opts.pollMs ?? 1000
+    if (!this.canClaim()) delay = this.opts.pollMs ?? 1000
     if (this.timer) clearTimeout(this.timer)
     this.timer = setTimeout(() => this.kick(), delay)
     this.timer.unref()
   }
 
-  private launch(c: Claim, now: number): void {
-    this.stats.started++
-    this.stats.lags.push(now - c.due_at)
+  private launch(c: Claim): void {
     this.queued++
     const work = this.opts.capacity
       .acquire(c.monitor.user_id, { waitMs: Infinity, signal: this.abort.signal })
       .then(
         (slot) => {
           this.queued--
+          // the run starts now, with its slot (it may have waited for one, e.g. at the per-user cap)
+          this.stats.started++
+          this.stats.lags.push(this.now() - c.due_at)
           return this.runInSlot(c, slot)
         },
         async (err) => {

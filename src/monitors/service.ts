@@ -26,7 +26,7 @@ import type { ChannelRecord, EventRecord, MonitorRecord, MonitorStore, RunRecord
 import type { Store } from '../store/types.js'
 import type { Deliverer } from './channels/deliver.js'
 import { nextId } from './ids.js'
-import { intervalProblem } from './interval.js'
+import { intervalProblem, nextRunAfter } from './interval.js'
 import { evaluate, INITIAL_MEMORY, observeCheck, type Observation, type RaisedEvent } from './rules.js'
 import { newWebhookSecret, type SecretBox } from './secrets.js'
 
@@ -311,10 +311,10 @@ export class MonitorService {
     const out = evaluate(current, obs)
     let next = current.next_run_at
     if (trigger === 'schedule' && dueAt !== undefined && !current.paused && next === dueAt) {
-      // one interval after this run STARTED: a late run (a stop, a backlog) stands for the slots
-      // it missed instead of being followed by a burst, and monitors created together spread
-      // out by themselves instead of falling due in the same second forever
-      next = startedAt + current.interval_seconds * 1000
+      // the monitor's next slot after this run STARTED (interval.ts): a late run (a stop, a
+      // backlog) stands for the slots it missed instead of being followed by a burst, and
+      // monitors created together spread evenly over the interval instead of falling due together
+      next = nextRunAfter(current.id, current.interval_seconds, startedAt)
     }
     const updated: MonitorRecord = {
       ...current,

@@ -219,6 +219,7 @@ export async function startServer(o: StartOptions): Promise<RunningServer> {
         scheduler: {
           catchUpMs: mo.catchUpMs,
           pollMs: o.databaseUrl ? 1000 : undefined,
+          claimBatch: o.databaseUrl ? 8 : undefined,
           claimLeaseMs: mo.claimLeaseMs ?? checkTimeoutMs + 60_000,
         },
         deliverySweepMs: o.databaseUrl ? (mo.deliverySweepMs ?? 30_000) : undefined,

@@ -42,6 +42,9 @@ function toMonitor(r: MonitorRow): MonitorRecord {
 
 const ms = (v: number | null) => (v === null ? null : String(Math.trunc(v)))
 
+/** An event with a delivery still to make (the `pending` column). */
+const pendingOf = (e: EventRecord) => e.deliveries.some((d) => d.status === 'pending')
+
 export interface PgMonitorsOptions {
   claimLeaseMs?: number
   /** Runs and events kept per monitor (default 100). */
@@ -160,7 +163,7 @@ export class PgMonitors implements MonitorStore {
     for (const e of events)
       await sql`
         INSERT INTO monitor_events (id, monitor_id, pending, record)
-        VALUES (${e.id}, ${e.monitor_id}, ${e.deliveries.some((d) => d.status === 'pending')}, ${JSON.stringify(e)})
+        VALUES (${e.id}, ${e.monitor_id}, ${pendingOf(e)}, ${JSON.stringify(e)})
         ON CONFLICT (id) DO NOTHING`.execute(db)
   }
 
@@ -172,21 +175,51 @@ export class PgMonitors implements MonitorStore {
         ORDER BY id DESC OFFSET ${this.historyLimit - 1} LIMIT 1)`.execute(db)
   }
 
+  /**
+   * ONE statement (so one round trip and one transaction, the scheduler's hot path): update the
+   * monitor (ending a scheduled run's claim), insert the run and its events, and prune both
+   * histories to the newest `historyLimit`. The statement's snapshot does not see the rows it
+   * inserts, so the prunes keep `historyLimit` minus the new rows of the rows already there.
+   */
   async finishRun(
     m: MonitorRecord,
     run: RunRecord,
     events: EventRecord[],
   ): Promise<MonitorRecord | undefined> {
-    return this.db.transaction().execute(async (trx) => {
-      if (!(await this.put(trx, m, run.trigger === 'schedule'))) return undefined
-      await sql`
-        INSERT INTO monitor_runs (id, monitor_id, record) VALUES (${run.id}, ${m.id}, ${JSON.stringify(run)})
-        ON CONFLICT (id) DO NOTHING`.execute(trx)
-      await this.insertEvents(trx, events)
-      await this.prune(trx, 'monitor_runs', m.id)
-      if (events.length > 0) await this.prune(trx, 'monitor_events', m.id)
-      return m
-    })
+    const endClaim = run.trigger === 'schedule'
+    const keepEvents = Math.max(0, this.historyLimit - events.length)
+    const { rows } = await sql<{ n: string }>`
+      WITH m AS (
+        UPDATE monitors SET next_run_ms = ${ms(m.next_run_at)}, paused = ${m.paused},
+          paused_reason = ${m.paused_reason}, record = ${JSON.stringify(m)},
+          claimed_until_ms = CASE WHEN ${endClaim} THEN NULL ELSE claimed_until_ms END
+        WHERE id = ${m.id} AND user_id = ${m.user_id}
+        RETURNING id
+      ),
+      r AS (
+        INSERT INTO monitor_runs (id, monitor_id, record)
+        SELECT ${run.id}, m.id, ${JSON.stringify(run)} FROM m
+        ON CONFLICT (id) DO NOTHING
+      ),
+      e AS (
+        INSERT INTO monitor_events (id, monitor_id, pending, record)
+        SELECT t.id, m.id, t.pending, t.record
+        FROM m, unnest(${events.map((e) => e.id)}::uuid[], ${events.map(pendingOf)}::boolean[],
+          ${events.map((e) => JSON.stringify(e))}::json[]) AS t(id, pending, record)
+        ON CONFLICT (id) DO NOTHING
+      ),
+      pr AS (
+        DELETE FROM monitor_runs WHERE monitor_id = ${m.id} AND EXISTS (SELECT 1 FROM m) AND id NOT IN (
+          SELECT id FROM monitor_runs WHERE monitor_id = ${m.id}
+          ORDER BY id DESC LIMIT ${Math.max(0, this.historyLimit - 1)})
+      ),
+      pe AS (
+        DELETE FROM monitor_events WHERE ${events.length > 0} AND monitor_id = ${m.id}
+          AND EXISTS (SELECT 1 FROM m) AND id NOT IN (
+            SELECT id FROM monitor_events WHERE monitor_id = ${m.id} ORDER BY id DESC LIMIT ${keepEvents})
+      )
+      SELECT count(*) AS n FROM m`.execute(this.db)
+    return Number(rows[0]?.n ?? 0) > 0 ? m : undefined
   }
 
   async recordEvents(m: MonitorRecord, events: EventRecord[]): Promise<MonitorRecord | undefined> {

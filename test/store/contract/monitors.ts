@@ -6,7 +6,14 @@
 import { expect, it } from 'vitest'
 import { nextId } from '../../../src/monitors/ids.js'
 import { INITIAL_MEMORY } from '../../../src/monitors/rules.js'
-import type { EventRecord, MonitorRecord, MonitorStore, RunRecord } from '../../../src/store/monitors.js'
+import type {
+  EventRecord,
+  MonitorRecord,
+  MonitorStore,
+  Page,
+  PageOptions,
+  RunRecord,
+} from '../../../src/store/monitors.js'
 import type { Store } from '../../../src/store/types.js'
 import type { ContractContext } from './index.js'
 
@@ -191,6 +198,44 @@ export function monitorsContract(t: ContractContext): void {
     store = await t.reopen(store)
     expect((await mon(store).listRuns(m.id, { limit: 10 })).items).toEqual([])
     expect(await mon(store).getMonitor('alice', m.id)).toBeUndefined()
+  })
+
+  it('keeps the newest 100 runs and events of a monitor', async () => {
+    const store = await t.open()
+    const ms = mon(store)
+    const m = await ms.createMonitor(monitor('alice', Date.now() + 60_000))
+    const runs: RunRecord[] = []
+    const events: EventRecord[] = []
+    for (let i = 0; i < 103; i++) {
+      const r = run(m)
+      // two events with one run, one with the others
+      const es = i % 50 === 0 ? [event(m), event(m)] : [event(m)]
+      runs.push(r)
+      events.push(...es)
+      await ms.finishRun(m, r, es)
+    }
+    const all = async (list: (id: string, o: PageOptions) => Promise<Page<{ id: string }>>) => {
+      const ids: string[] = []
+      let before: string | undefined
+      do {
+        const page = await list(m.id, { limit: 50, before })
+        ids.push(...page.items.map((x) => x.id))
+        before = page.next ?? undefined
+      } while (before)
+      return ids
+    }
+    expect(await all((id, o) => ms.listRuns(id, o))).toEqual(
+      runs
+        .slice(-100)
+        .map((r) => r.id)
+        .reverse(),
+    )
+    expect(await all((id, o) => ms.listEvents(id, o))).toEqual(
+      events
+        .slice(-100)
+        .map((e) => e.id)
+        .reverse(),
+    )
   })
 
   it('does not record a run for a monitor deleted meanwhile', async () => {

@@ -1,0 +1,142 @@
+/**
+ * The scheduler's timing (src/monitors/interval.ts, scheduler.ts): where a monitor's next run
+ * falls, and how schedule lag is measured.
+ */
+import { randomUUID } from 'node:crypto'
+import { describe, expect, it } from 'vitest'
+import { CheckCapacity } from '../../src/capacity/index.js'
+import { nextRunAfter, phaseOf } from '../../src/monitors/interval.js'
+import { INITIAL_MEMORY } from '../../src/monitors/rules.js'
+import { Scheduler } from '../../src/monitors/scheduler.js'
+import type { MonitorService } from '../../src/monitors/service.js'
+import type { Claim, MonitorRecord } from '../../src/store/monitors.js'
+
+const MIN = 60_000
+
+describe('next run', () => {
+  it('spreads monitors created in one burst evenly over the interval', () => {
+    // 10,000 monitors whose first runs all started within one second
+    const t0 = Date.UTC(2026, 0, 1)
+    const buckets = new Array(10).fill(0)
+    for (let i = 0; i < 10_000; i++) {
+      const next = nextRunAfter(randomUUID(), 60, t0 + (i % 1000))
+      buckets[Math.floor(((next - t0) % MIN) / (MIN / 10))]++
+    }
+    // each tenth of the minute holds about a tenth of them (binomial sd ~30)
+    for (const n of buckets) {
+      expect(n).toBeGreaterThan(850)
+      expect(n).toBeLessThan(1150)
+    }
+  })
+
+  it('keeps a monitor that runs on time exactly one interval apart', () => {
+    const id = randomUUID()
+    let t = nextRunAfter(id, 60, Date.UTC(2026, 0, 1, 12, 0, 7))
+    for (let i = 0; i < 5; i++) {
+      const next = nextRunAfter(id, 60, t + 3) // started 3 ms late
+      expect(next - t).toBe(MIN)
+      t = next
+    }
+    expect(t % MIN).toBe(phaseOf(id, MIN))
+  })
+
+  it('follows a late run by one later run, never a burst, and never leaves more than 1.5 intervals', () => {
+    for (let i = 0; i < 1000; i++) {
+      const id = randomUUID()
+      const started = Date.UTC(2026, 0, 1) + Math.floor(Math.random() * 10 * MIN)
+      const gap = nextRunAfter(id, 60, started) - started
+      expect(gap).toBeGreaterThan(MIN / 2)
+      expect(gap).toBeLessThanOrEqual(1.5 * MIN)
+    }
+  })
+})
+
+function monitor(i: number): MonitorRecord {
+  return {
+    id: randomUUID(),
+    user_id: 'agency',
+    url: `http://127.0.0.1/${i}`,
+    name: `m${i}`,
+    interval_seconds: 60,
+    paused: false,
+    paused_reason: null,
+    state: 'pending',
+    last_check: null,
+    next_run_at: 0,
+    created_at: new Date().toISOString(),
+    updated_at: new Date().toISOString(),
+    alerts: { down_after: 2, min_score: null },
+    channels: [],
+    memory: INITIAL_MEMORY,
+  }
+}
+
+describe('scheduler', () => {
+  it('measures lag up to when a run starts, including its wait for a per-user slot', async () => {
+    // three runs due now for one user who may run one check at a time; each check takes 150 ms
+    const due = Date.now()
+    let claims: Claim[] = [0, 1, 2].map((i) => ({
+      monitor: { ...monitor(i), next_run_at: due },
+      due_at: due,
+    }))
+    const fake = {
+      monitors: {
+        claimDue: async (_now: number, max: number) => claims.splice(0, max),
+        nextDueAt: async () => null,
+        releaseClaim: async () => {},
+      },
+      run: () => new Promise((resolve) => setTimeout(resolve, 150)),
+      resumeCreditPaused: async () => 0,
+    }
+    const scheduler = new Scheduler(fake as unknown as MonitorService, {
+      capacity: new CheckCapacity({ maxConcurrent: 8, maxPerUser: 1 }),
+      catchUpMs: 0,
+    })
+    scheduler.start()
+    try {
+      await expect.poll(() => scheduler.stats.lags.length, { timeout: 3000 }).toBe(3)
+      const lags = [...scheduler.stats.lags].sort((a, b) => a - b)
+      expect(lags[0]).toBeLessThan(100)
+      expect(lags[1]).toBeGreaterThanOrEqual(140)
+      expect(lags[2]).toBeGreaterThanOrEqual(290)
+    } finally {
+      claims = []
+      await scheduler.stop()
+    }
+  })
+
+  it('lets many runs wait for a slot without a listener-leak warning', async () => {
+    const warnings: Error[] = []
+    const onWarning = (w: Error) => warnings.push(w)
+    process.on('warning', onWarning)
+    const due = Date.now()
+    let claims: Claim[] = Array.from({ length: 20 }, (_, i) => ({
+      monitor: { ...monitor(i), next_run_at: due },
+      due_at: due,
+    }))
+    const fake = {
+      monitors: {
+        claimDue: async (_now: number, max: number) => claims.splice(0, max),
+        nextDueAt: async () => null,
+        releaseClaim: async () => {},
+      },
+      run: () => new Promise((resolve) => setTimeout(resolve, 10)),
+      resumeCreditPaused: async () => 0,
+    }
+    const scheduler = new Scheduler(fake as unknown as MonitorService, {
+      capacity: new CheckCapacity({ maxConcurrent: 64, maxPerUser: 1 }),
+      catchUpMs: 0,
+    })
+    scheduler.start()
+    try {
+      await expect.poll(() => scheduler.stats.started, { timeout: 3000 }).toBe(20)
+      // warnings are emitted on the next tick
+      await new Promise((resolve) => setImmediate(resolve))
+      expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([])
+    } finally {
+      claims = []
+      process.off('warning', onWarning)
+      await scheduler.stop()
+    }
+  })
+})
