@@ -71,28 +71,40 @@ function monitor(i: number): MonitorRecord {
   }
 }
 
+/** A scheduler over `n` monitors of one user, all due now, whose runs take `runMs`. */
+function dueNow(n: number, runMs: number, caps: { maxConcurrent: number; maxPerUser: number }) {
+  const due = Date.now()
+  let claims: Claim[] = Array.from({ length: n }, (_, i) => ({
+    monitor: { ...monitor(i), next_run_at: due },
+    due_at: due,
+  }))
+  const fake = {
+    monitors: {
+      claimDue: async (_now: number, max: number) => claims.splice(0, max),
+      nextDueAt: async () => null,
+      releaseClaim: async () => {},
+    },
+    run: () => new Promise((resolve) => setTimeout(resolve, runMs)),
+    resumeCreditPaused: async () => 0,
+  }
+  const scheduler = new Scheduler(fake as unknown as MonitorService, {
+    capacity: new CheckCapacity(caps),
+    catchUpMs: 0,
+  })
+  scheduler.start()
+  return {
+    scheduler,
+    stop: async () => {
+      claims = []
+      await scheduler.stop()
+    },
+  }
+}
+
 describe('scheduler', () => {
   it('measures lag up to when a run starts, including its wait for a per-user slot', async () => {
     // three runs due now for one user who may run one check at a time; each check takes 150 ms
-    const due = Date.now()
-    let claims: Claim[] = [0, 1, 2].map((i) => ({
-      monitor: { ...monitor(i), next_run_at: due },
-      due_at: due,
-    }))
-    const fake = {
-      monitors: {
-        claimDue: async (_now: number, max: number) => claims.splice(0, max),
-        nextDueAt: async () => null,
-        releaseClaim: async () => {},
-      },
-      run: () => new Promise((resolve) => setTimeout(resolve, 150)),
-      resumeCreditPaused: async () => 0,
-    }
-    const scheduler = new Scheduler(fake as unknown as MonitorService, {
-      capacity: new CheckCapacity({ maxConcurrent: 8, maxPerUser: 1 }),
-      catchUpMs: 0,
-    })
-    scheduler.start()
+    const { scheduler, stop } = dueNow(3, 150, { maxConcurrent: 8, maxPerUser: 1 })
     try {
       await expect.poll(() => scheduler.stats.lags.length, { timeout: 3000 }).toBe(3)
       const lags = [...scheduler.stats.lags].sort((a, b) => a - b)
@@ -100,8 +112,7 @@ describe('scheduler', () => {
       expect(lags[1]).toBeGreaterThanOrEqual(140)
       expect(lags[2]).toBeGreaterThanOrEqual(290)
     } finally {
-      claims = []
-      await scheduler.stop()
+      await stop()
     }
   })
 
@@ -109,34 +120,15 @@ describe('scheduler', () => {
     const warnings: Error[] = []
     const onWarning = (w: Error) => warnings.push(w)
     process.on('warning', onWarning)
-    const due = Date.now()
-    let claims: Claim[] = Array.from({ length: 20 }, (_, i) => ({
-      monitor: { ...monitor(i), next_run_at: due },
-      due_at: due,
-    }))
-    const fake = {
-      monitors: {
-        claimDue: async (_now: number, max: number) => claims.splice(0, max),
-        nextDueAt: async () => null,
-        releaseClaim: async () => {},
-      },
-      run: () => new Promise((resolve) => setTimeout(resolve, 10)),
-      resumeCreditPaused: async () => 0,
-    }
-    const scheduler = new Scheduler(fake as unknown as MonitorService, {
-      capacity: new CheckCapacity({ maxConcurrent: 64, maxPerUser: 1 }),
-      catchUpMs: 0,
-    })
-    scheduler.start()
+    const { scheduler, stop } = dueNow(20, 10, { maxConcurrent: 64, maxPerUser: 1 })
     try {
       await expect.poll(() => scheduler.stats.started, { timeout: 3000 }).toBe(20)
       // warnings are emitted on the next tick
       await new Promise((resolve) => setImmediate(resolve))
       expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([])
     } finally {
-      claims = []
       process.off('warning', onWarning)
-      await scheduler.stop()
+      await stop()
     }
   })
 })
