@@ -131,7 +131,7 @@ export function monitorsContract(t: ContractContext): void {
     void later
   })
 
-  it('lets one holder at a time send an event\'s alerts: a lease, given back or run out', async () => {
+  it("lets one holder at a time send an event's alerts: a lease, given back or run out", async () => {
     const store = await t.open()
     const ms = mon(store)
     const m = await ms.createMonitor(monitor('alice', Date.now() + 60_000))
