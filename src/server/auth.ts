@@ -5,6 +5,7 @@
 import { createHash, hash, timingSafeEqual } from 'node:crypto'
 import { getRequestIP, type H3Event } from 'h3'
 import { isWellFormedApiKey } from '../contract/api-key.js'
+import { andThen, type Awaitable } from '../store/awaitable.js'
 import type { KeyRecord, Store } from '../store/types.js'
 import { ServiceError } from './errors.js'
 
@@ -47,19 +48,23 @@ const invalidKey = () =>
     },
   )
 
-export function authenticate(event: H3Event, store: Store): Promise<KeyRecord> {
+export function authenticate(event: H3Event, store: Store): Awaitable<KeyRecord> {
   return authenticateHeader(event.req.headers.get('authorization'), store)
 }
 
-/** The same check on a raw `Authorization` header value (the node-level fast path has no H3Event). */
-export async function authenticateHeader(
-  header: string | null | undefined,
-  store: Store,
-): Promise<KeyRecord> {
+/**
+ * The same check on a raw `Authorization` header value (the node-level fast path has no H3Event).
+ * Synchronous when the store has the key in memory (see store/awaitable.ts); throws or rejects
+ * with the 401 otherwise.
+ */
+export function authenticateHeader(header: string | null | undefined, store: Store): Awaitable<KeyRecord> {
   const key = bearerOf(header)
   if (!key || !isWellFormedApiKey(key)) throw invalidKey()
   const hex = hashKey(key)
-  const record = await store.keys.findByHash(hex)
+  return andThen(store.keys.findByHash(hex), (record) => admit(record, hex, store))
+}
+
+function admit(record: KeyRecord | undefined, hex: string, store: Store): KeyRecord {
   if (!record || !timingSafeEqual(Buffer.from(record.hash, 'hex'), Buffer.from(hex, 'hex')))
     throw invalidKey()
   if (record.revoked_at)

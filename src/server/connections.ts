@@ -16,7 +16,7 @@
  * (nginx `limit_conn`/`limit_req`), as the README says.
  */
 import { readFileSync } from 'node:fs'
-import type { IncomingMessage, Server, ServerResponse } from 'node:http'
+import type { Server } from 'node:http'
 import type { Socket } from 'node:net'
 
 export const HTTP_TIMEOUTS = {
@@ -49,27 +49,19 @@ export function defaultMaxConnections(fdLimit = fileDescriptorLimit()): number {
 /** Applies the cap and the eviction rule to `server`; returns a view for tests and logs. */
 export function limitConnections(server: Server, maxConnections: number): { open: () => number } {
   const byClient = new Map<string, Set<Socket>>()
-  /**
-   * Each connection's newest response. Responses on one connection finish in order, so the
-   * connection is busy exactly while its newest one is unfinished: read when evicting, rather than
-   * a listener on every response.
-   */
-  const newest = new Map<Socket, ServerResponse>()
   let open = 0
-
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    newest.set(req.socket, res)
-  })
-  const busy = (socket: Socket) => {
-    const res = newest.get(socket)
-    return res !== undefined && !res.writableFinished
-  }
+  /**
+   * A connection is busy while a response is attached to it: node:http attaches each response to
+   * its socket as `_httpMessage` from the moment its request has arrived until it has finished
+   * (pipelined ones in turn), the same field the server's `clientError` handler reads. Reading it
+   * when evicting costs nothing per request, unlike a listener on every request or response.
+   */
+  const busy = (socket: Socket) => (socket as { _httpMessage?: unknown })._httpMessage != null
 
   const forget = (socket: Socket, client: string) => {
     const set = byClient.get(client)
     if (!set?.delete(socket)) return false
     if (set.size === 0) byClient.delete(client)
-    newest.delete(socket)
     open--
     return true
   }

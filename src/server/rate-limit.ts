@@ -33,6 +33,8 @@ export function policiesOf(limits: Limits): { run: Policy; api: Policy } {
   }
 }
 
+const policyId = (p: Policy) => `${p.name}:${p.limit}:${p.windowMs}`
+
 export interface Decision {
   allowed: boolean
   remaining: number
@@ -92,7 +94,7 @@ export class RateLimiter {
   }
 
   private limiterFor(policy: Policy): RateLimiterAbstract {
-    const id = `${policy.name}:${policy.limit}:${policy.windowMs}`
+    const id = policyId(policy)
     let limiter = this.limiters.get(id)
     if (limiter) return limiter
     const base = {
@@ -130,22 +132,25 @@ export class RateLimiter {
   }
 
   /** Counts one request of `key` under `policy` and says whether it may go on. */
-  async hit(key: string, policy: Policy): Promise<Decision> {
-    const limiter = this.limiterFor(policy)
-    let res: RateLimiterRes
-    let allowed = true
-    try {
-      res = await limiter.consume(key)
-    } catch (err) {
-      if (!(err instanceof RateLimiterRes)) throw err
-      res = err
-      allowed = false
-    }
+  hit(key: string, policy: Policy): Promise<Decision> {
+    // `then` rather than `await` in an async function: one microtask turn fewer on every request
+    return this.limiterFor(policy)
+      .consume(key)
+      .then(
+        (res) => this.decide(policy, res, true),
+        (err: unknown) => {
+          if (!(err instanceof RateLimiterRes)) throw err
+          return this.decide(policy, err, false)
+        },
+      )
+  }
+
+  private decide(policy: Policy, res: RateLimiterRes, allowed: boolean): Decision {
     const remaining = res.remainingPoints
     const ms = Math.max(0, res.msBeforeNext)
     const resetSec = allowed ? Math.ceil(ms / 1000) : Math.max(1, Math.ceil(ms / 1000))
     const headers: Record<string, string> = {
-      'ratelimit-policy': this.policyHeaders.get(`${policy.name}:${policy.limit}:${policy.windowMs}`)!,
+      'ratelimit-policy': this.policyHeaders.get(policyId(policy))!,
       ratelimit: `"${policy.name}";r=${remaining};t=${resetSec}`,
     }
     if (!allowed) headers['retry-after'] = String(resetSec)

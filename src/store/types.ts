@@ -17,6 +17,7 @@ import type { MonitorStore } from './monitors.js'
 
 export type * from './accounts.js'
 import type { AccountStore } from './accounts.js'
+import type { Awaitable } from './awaitable.js'
 
 export interface UserRecord {
   id: string
@@ -75,8 +76,9 @@ export interface UserStore {
   ensure(userId: string, initialCredits: number): Promise<UserRecord>
   /** Adds credits (a non-negative integer); creates the user when missing. */
   grantCredits(userId: string, amount: number): Promise<UserRecord>
-  /** credits_granted - credits_used - live reservations; never below zero. */
-  availableCredits(userId: string): Promise<number>
+  /** credits_granted - credits_used - live reservations; never below zero. A plain number when the
+   * backend holds balances in memory (see awaitable.ts). */
+  availableCredits(userId: string): Awaitable<number>
   /**
    * Holds one credit for a check about to run, atomically: concurrent callers (in this process or
    * any other sharing the store) never hold more than is available. Undefined when nothing is.
@@ -112,8 +114,11 @@ export interface KeyStore {
   create(key: KeyRecord): Promise<KeyRecord>
   /** All keys, newest first. */
   list(): Promise<KeyRecord[]>
-  /** Revocation is visible to every process sharing the store within 5 s. */
-  findByHash(hash: string): Promise<KeyRecord | undefined>
+  /**
+   * Revocation is visible to every process sharing the store within 5 s. A plain value when the key
+   * is in memory (the embedded store, a cached key; see awaitable.ts).
+   */
+  findByHash(hash: string): Awaitable<KeyRecord | undefined>
   /** Sets revoked_at once; undefined for an unknown id. */
   revoke(id: string, at: string): Promise<KeyRecord | undefined>
   /** Records use; written lazily (not acknowledged data), never blocks the request. */

@@ -78,7 +78,7 @@ export function publicRoutes(
     [PATHS.credits]: {
       GET: async (event: H3Event): Promise<CreditBalance> => {
         const key = await guard(event, 'api')
-        return creditBalance(opts, key.user_id)
+        return creditBalance(await store.users.availableCredits(key.user_id))
       },
     },
     [PATHS.recent]: {
@@ -106,15 +106,9 @@ export function publicRoutes(
 }
 
 /** The body of GET /credits (also answered by the node-level fast path, fast-path.ts). */
-export async function creditBalance(opts: ServerOptions, userId: string): Promise<CreditBalance> {
-  return {
-    credits_remaining: await opts.store.users.availableCredits(userId),
-    plan: null,
-    usage_note: USAGE_NOTE,
-  }
+export function creditBalance(creditsRemaining: number): CreditBalance {
+  return { credits_remaining: creditsRemaining, plan: null, usage_note: USAGE_NOTE }
 }
-
-/** The 429 of a refused request. */
 
 /** A saved check as listed by recent checks. */
 function itemView(c: CheckRecord): RecentChecks['checks'][number] {

@@ -86,9 +86,9 @@ export class LowdbKeys implements KeyStore {
     return Promise.resolve(this.all())
   }
 
-  findByHash(hash: string): Promise<KeyRecord | undefined> {
+  findByHash(hash: string): KeyRecord | undefined {
     const k = this.byHash.get(hash)
-    return Promise.resolve(k && this.view(k))
+    return k && this.view(k)
   }
 
   revoke(id: string, at: string): Promise<KeyRecord | undefined> {

@@ -132,8 +132,8 @@ export class LowdbUsers implements UserStore {
     })
   }
 
-  availableCredits(userId: string): Promise<number> {
-    return Promise.resolve(this.available(userId))
+  availableCredits(userId: string): number {
+    return this.available(userId)
   }
 
   /** Synchronous core of reserveCredit: check and hold in one tick. */

@@ -1,4 +1,5 @@
 import { expect, it } from 'vitest'
+import { isPromise } from '../../../src/store/awaitable.js'
 import type { KeyRecord } from '../../../src/store/types.js'
 import type { ContractContext } from './index.js'
 
@@ -39,6 +40,18 @@ export function keysContract(t: ContractContext): void {
     )
     expect((await store.keys.findByHash('a'.repeat(64)))?.revoked_at).toBe('2026-02-01T00:00:00.000Z')
     expect((await store.keys.list()).find((k) => k.id === 'k1')?.revoked_at).toBe('2026-02-01T00:00:00.000Z')
+  })
+
+  it('answers a key it holds in memory at once, without a promise (the request hot path relies on it)', async () => {
+    const store = await t.open()
+    await store.users.ensure('alice', 1)
+    const k1 = key('k1', 'a'.repeat(64), '2026-01-01T00:00:00.000Z')
+    await store.keys.create(k1)
+    expect(await store.keys.findByHash(k1.hash)).toEqual(k1) // PostgreSQL: the query fills the cache
+    const again = store.keys.findByHash(k1.hash)
+    expect(isPromise(again)).toBe(false)
+    expect(again).toEqual(k1)
+    expect(isPromise(store.users.availableCredits('alice'))).toBe(store.backend === 'postgres')
   })
 
   it('lists keys created at the same time by id, descending', async () => {
