@@ -8,47 +8,32 @@
  * Name every build more than once, in alternating places: servers listed later measured 2-3 %
  * less CPU per request than identical builds listed earlier on this machine.
  */
-import { readFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import autocannon from 'autocannon'
-import { NO_LIMITS, PUBLIC, ROOT, api, makeTempDir, removeTempDir, spawnServer, stopChild } from './lib.js'
+import {
+  NO_LIMITS,
+  PUBLIC,
+  ROOT,
+  makeTempDir,
+  cpuMs,
+  removeTempDir,
+  spawnServer,
+  startServe,
+  stopChild,
+} from './lib.js'
 
 const ROUNDS = Number(process.env.R ?? 5)
 const SECONDS = Number(process.env.S ?? 3)
 
-async function cpuMs(pid) {
-  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1].split(' ')
-  return (Number(fields[11]) + Number(fields[12])) * 10
-}
-
 async function serveFrom(root) {
   const dataDir = await makeTempDir('ab')
-  const { child, url } = await spawnServer(
-    [
-      join(root, 'bin', 'run.js'),
-      'serve',
-      '--port',
-      '0',
-      '--data-dir',
-      dataDir,
-      '--allow-private-targets',
-      '--quiet',
-      ...NO_LIMITS,
-    ],
-    { env: { SITEHEALTH_ADMIN_TOKEN: '' } },
-  )
-  const token = (await readFile(join(dataDir, 'admin-token'), 'utf8')).trim()
-  const res = await api(url, '/api/admin/v1/keys', {
-    method: 'POST',
-    token,
-    body: { name: 'ab', user: 'ab' },
-  })
-  if (res.status !== 201) throw new Error(`${root}: create key: HTTP ${res.status}`)
+  const serve = await startServe({ dataDir, args: NO_LIMITS, cli: join(root, 'bin', 'run.js') })
+  const { key } = await serve.createKey({ user: 'ab' })
   return {
-    child,
+    child: serve.child,
     dataDir,
-    url: `${url}${PUBLIC}/credits`,
-    headers: { authorization: `Bearer ${res.body.key}` },
+    url: `${serve.url}${PUBLIC}/credits`,
+    headers: { authorization: `Bearer ${key}` },
   }
 }
 

@@ -15,7 +15,6 @@
  */
 import { randomBytes } from 'node:crypto'
 import pg from 'pg'
-import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import autocannon from 'autocannon'
 import {
@@ -23,6 +22,7 @@ import {
   PUBLIC,
   ROOT,
   apiOk,
+  cpuMs,
   fmtInt,
   fmtRatio,
   makeTempDir,
@@ -69,16 +69,6 @@ async function freshPgDatabase(log) {
 
 function cannon(url, headers, duration) {
   return autocannon({ url, connections: CONNECTIONS, duration, headers })
-}
-
-/** User + system CPU time of a process in ms (Linux /proc), or undefined elsewhere. */
-async function cpuMs(pid) {
-  try {
-    const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1].split(' ')
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100
-  } catch {
-    return undefined
-  }
 }
 
 export async function run(log) {

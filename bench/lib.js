@@ -153,11 +153,11 @@ export async function stopChild(child) {
  * `sitehealth serve` on a free port, the way users start it. Returns its URL, admin token,
  * start-up time and helpers to create keys and stop it.
  */
-export async function startServe({ dataDir, args = [], adminToken: token }) {
+export async function startServe({ dataDir, args = [], adminToken: token, cli = CLI }) {
   // with --database-url the admin token must come from the environment (DESIGN §8)
   const env = { SITEHEALTH_ADMIN_TOKEN: token ?? '' }
   const { child, url, startupMs, stderr } = await spawnServer(
-    [CLI, 'serve', '--port', '0', '--data-dir', dataDir, '--allow-private-targets', '--quiet', ...args],
+    [cli, 'serve', '--port', '0', '--data-dir', dataDir, '--allow-private-targets', '--quiet', ...args],
     { env },
   )
   const adminToken = token ?? (await readFile(join(dataDir, 'admin-token'), 'utf8')).trim()
@@ -356,4 +356,14 @@ export function table(headers, rows) {
     `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
     ...cells.slice(1).map(line),
   ].join('\n')
+}
+
+/** User + system CPU time of a process in ms (Linux /proc), or undefined elsewhere. */
+export async function cpuMs(pid) {
+  try {
+    const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1].split(' ')
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100
+  } catch {
+    return undefined
+  }
 }
