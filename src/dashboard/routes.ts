@@ -6,6 +6,7 @@
 import type { H3Event } from 'h3'
 import { AccountError, SESSION_TTL_MS, type Accounts, type SignedIn } from '../accounts/service.js'
 import { ACCOUNT_PATHS } from '../contract/accounts.js'
+import { keyNameProblem } from '../contract/key-name.js'
 import { pathFor } from '../contract/routes.js'
 import type { ServerOptions } from '../server/context.js'
 import type { RateLimiter } from '../server/rate-limit.js'
@@ -47,6 +48,9 @@ const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?Z$/
  * to the session: the redirect may land on another instance, and nothing is kept on the server.
  */
 const FLASH_COOKIE = 'sh_new_key'
+/** After sign-up, whatever happened: it must not tell whether the email already had an account. */
+const SIGNED_UP_NOTICE =
+  'Thank you. If this email is new here, its account is ready: sign in with the password you just chose. If it already had an account, sign in with that account’s password.'
 const FLASH_TTL_MS = 5 * 60_000
 
 export function dashboardRoutes(
@@ -84,7 +88,7 @@ export function dashboardRoutes(
   }
 
   function startSession(token: string, next: string, event: H3Event) {
-    return seeOther(safeNext(next), [
+    return seeOther(safeNext(next, opts.publicUrl ?? event.url.origin), [
       cookie(SESSION_COOKIE, token, secure(event), SESSION_TTL_MS / 1000),
       cookie(CSRF_COOKIE, '', secure(event), 0),
     ])
@@ -162,7 +166,8 @@ export function dashboardRoutes(
     const s = await who(event)
     if (!s) {
       const next = event.url.searchParams.get('next') ?? undefined
-      return signedOutPage(event, (c) => signInPage(c, { next, signupOpen: signupOpen() }))
+      const notice = event.url.searchParams.has('signed-up') ? SIGNED_UP_NOTICE : undefined
+      return signedOutPage(event, (c) => signInPage(c, { next, notice, signupOpen: signupOpen() }))
     }
     const { items } = await store.checks.list(s.account.user_id, { limit: 10 })
     return page(
@@ -218,9 +223,9 @@ export function dashboardRoutes(
       if (!signupOpen())
         return signedOutPage(event, (c) => messagePage(c, 'Sign-up is closed', closedMessage()), 403)
       try {
+        // the same answer whether or not the email had an account (no enumeration)
         await accounts.signUp(email, password)
-        const r = await accounts.signIn(email, password, clientOf(event))
-        return startSession(r.token, '/', event)
+        return seeOther('/?signed-up')
       } catch (err) {
         if (!(err instanceof AccountError)) throw err
         return signedOutPage(
@@ -267,10 +272,12 @@ export function dashboardRoutes(
       const password = form.get('password') ?? ''
       const action = pathFor(ACCOUNT_PATHS.invitePage, { token })
       try {
-        const account =
-          invite?.kind === 'setup'
-            ? await accounts.completeSetup(token, password)
-            : await accounts.signUp(email, password, token)
+        if (invite?.kind !== 'setup') {
+          // as open sign-up: the same answer whether or not the email had an account
+          await accounts.signUp(email, password, token)
+          return seeOther('/?signed-up')
+        }
+        const account = await accounts.completeSetup(token, password)
         const r = await accounts.signIn(account.email, password, clientOf(event))
         return startSession(r.token, '/', event)
       } catch (err) {
@@ -359,13 +366,10 @@ export function dashboardRoutes(
   })
   const keyCreate = post(async (event, form, s) => {
     const name = (form.get('name') ?? '').trim()
-    if (!name || name.length > 100)
+    const problem = keyNameProblem(name)
+    if (problem)
       return page(
-        keysPage(ctx(event, s), {
-          keys: await accounts.keysOf(s!.account.user_id),
-          error: 'Give the key a name of 1 to 100 characters.',
-          name,
-        }),
+        keysPage(ctx(event, s), { keys: await accounts.keysOf(s!.account.user_id), error: problem, name }),
         400,
       )
     const { key } = await accounts.createKey(s!.account.user_id, name)
@@ -404,36 +408,65 @@ export function dashboardRoutes(
   const passwordChange = post(async (event, form, s) => {
     const credits = await store.users.availableCredits(s!.account.user_id)
     try {
-      await accounts.changePassword(s!, form.get('current') ?? '', form.get('password') ?? '')
+      await accounts.changePassword(
+        s!,
+        form.get('current') ?? '',
+        form.get('password') ?? '',
+        clientOf(event),
+      )
       return page(
         accountPage(ctx(event, s), { credits, done: 'Password changed. Other sessions are signed out.' }),
       )
     } catch (err) {
       if (!(err instanceof AccountError)) throw err
+      if (err.code === 'signed_out') {
+        const res = page(messagePage(ctx(event, undefined), 'Signed out', err.message), 429, {
+          'set-cookie': cookie(SESSION_COOKIE, '', secure(event), 0),
+        })
+        if (err.retryAfterSec) res.headers.set('retry-after', String(err.retryAfterSec))
+        return res
+      }
       return page(accountPage(ctx(event, s), { credits, error: err.message }), 400)
     }
   })
 
+  const codeEntry = (event: H3Event, s: SignedIn) => ({ session: s.session.id, client: clientOf(event) })
   const deviceView = authed(async (event, s) => {
     const code = event.url.searchParams.get('code') ?? undefined
-    const grant = code ? await accounts.pendingGrant(code) : undefined
-    const error =
-      code && !grant
-        ? 'This code is unknown, expired or already used. Run `sitehealth login` again.'
-        : undefined
-    return page(devicePage(ctx(event, s), { grant, code, error }), error ? 404 : 200)
+    try {
+      const grant = code ? await accounts.pendingGrant(code, codeEntry(event, s)) : undefined
+      const error =
+        code && !grant
+          ? 'This code is unknown, expired or already used. Run `sitehealth login` again.'
+          : undefined
+      return page(devicePage(ctx(event, s), { grant, code, error }), error ? 404 : 200)
+    } catch (err) {
+      if (!(err instanceof AccountError)) throw err
+      return page(devicePage(ctx(event, s), { error: err.message }), 429, {
+        'retry-after': String(err.retryAfterSec ?? 60),
+      })
+    }
   })
   const deviceAnswer = post(async (event, form, s) => {
     const approve = form.get('decision') === 'approve'
     try {
-      const g = await accounts.answerDeviceGrant(s!.account, form.get('code') ?? '', approve)
+      const g = await accounts.answerDeviceGrant(
+        s!.account,
+        form.get('code') ?? '',
+        approve,
+        codeEntry(event, s!),
+      )
       const done = approve
         ? `Approved: the key “${g.name}” is on its way to your terminal. You can close this page.`
         : 'Denied: no key was made.'
       return page(devicePage(ctx(event, s), { done }))
     } catch (err) {
       if (!(err instanceof AccountError)) throw err
-      return page(devicePage(ctx(event, s), { error: err.message }), 400)
+      const status = err.code === 'throttled' ? 429 : 400
+      const headers: Record<string, string> = err.retryAfterSec
+        ? { 'retry-after': String(err.retryAfterSec) }
+        : {}
+      return page(devicePage(ctx(event, s), { error: err.message }), status, headers)
     }
   })
 

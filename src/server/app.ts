@@ -13,12 +13,14 @@ import { ServiceError, badRequest, internalError } from './errors.js'
 import { buildOpenApi, type DocLimits } from './openapi.js'
 import { CheckCapacity, DEFAULT_CAPACITY } from '../capacity/index.js'
 import { FailureBudget } from './failure-budget.js'
+import { attachClientAddress, clientAddress } from './client-address.js'
 import { RateLimiter } from './rate-limit.js'
 import { adminRoutes } from './routes/admin.js'
 import { monitorRoutes } from './routes/monitors.js'
 import { publicRoutes } from './routes/public.js'
 import { accountApiRoutes } from '../accounts/api-routes.js'
 import { dashboardRoutes } from '../dashboard/routes.js'
+import { PAGE_HEADERS } from '../dashboard/http.js'
 
 type Handler = (event: H3Event) => unknown
 type RouteTable = Record<string, Partial<Record<string, Handler>>>
@@ -102,7 +104,7 @@ export function createApp(opts: ServerOptions): App {
     ...adminRoutes(opts),
     ...(opts.accounts
       ? {
-          ...accountApiRoutes(opts, opts.accounts),
+          ...accountApiRoutes(opts, opts.accounts, limiter),
           ...dashboardRoutes(opts, opts.accounts, limiter, inFlight, failures),
         }
       : {}),
@@ -121,6 +123,9 @@ export function createApp(opts: ServerOptions): App {
             'content-security-policy':
               "default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'none'",
             'x-content-type-options': 'nosniff',
+            // the same privacy headers as the dashboard's pages
+            'referrer-policy': PAGE_HEADERS['referrer-policy'],
+            'permissions-policy': PAGE_HEADERS['permissions-policy'],
           },
         }),
     },
@@ -130,6 +135,7 @@ export function createApp(opts: ServerOptions): App {
     silent: true,
     onRequest(event) {
       requestIdOf(event)
+      attachClientAddress(event, opts.trustProxy)
       event.context.startedAt = performance.now()
       event.context.extraHeaders = {} as Record<string, string>
     },
@@ -146,7 +152,16 @@ export function createApp(opts: ServerOptions): App {
         // the raw path: a path that cannot be decoded is logged as sent
         const path = event.req.url.replace(/^[a-z]+:\/\/[^/]+/i, '')
         const started = event.context.startedAt as number | undefined
-        opts.log(accessLine(event.req.method, path, response.status, started, requestIdOf(event)))
+        opts.log(
+          accessLine(
+            event.req.method,
+            path,
+            response.status,
+            started,
+            requestIdOf(event),
+            clientAddress(event),
+          ),
+        )
       }
     },
   })
@@ -173,16 +188,17 @@ export function createApp(opts: ServerOptions): App {
   return { app, inFlight, limiter, capacity, failures }
 }
 
-/** One access-log line: method, path without the query, status, time and request id. */
+/** One access-log line: method, path without the query, status, time, request id and client address. */
 export function accessLine(
   method: string,
   pathAndQuery: string,
   status: number,
   startedAt: number | undefined,
   requestId: string,
+  client: string,
 ): string {
   const ms = startedAt === undefined ? '-' : (performance.now() - startedAt).toFixed(1)
-  return `${method} ${pathAndQuery.split('?')[0]} ${status} ${ms}ms ${requestId}`
+  return `${method} ${pathAndQuery.split('?')[0]} ${status} ${ms}ms ${requestId} ${client}`
 }
 
 /** Any failure as the envelope's status, headers and JSON body; 5xx causes go to the log. */

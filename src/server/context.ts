@@ -5,6 +5,7 @@ import type { Accounts } from '../accounts/service.js'
 import type { DashboardMonitors } from '../dashboard/monitors-port.js'
 import type { FailurePolicy } from './failure-budget.js'
 import type { RateLimiter } from './rate-limit.js'
+import type { TrustProxy } from './client-address.js'
 
 export interface Limits {
   /** Run-check requests per key per window (routes 3 and 4 share it). */
@@ -35,6 +36,8 @@ export interface ServerOptions {
   monitoring?: Monitoring
   /** Shared rate-limit windows (memory, PostgreSQL or Redis); in memory when omitted. */
   limiter?: RateLimiter
+  /** Which proxies may name the client in X-Forwarded-For (`serve --trust-proxy`); none when omitted. */
+  trustProxy?: TrustProxy
   /** One line per request; omit to disable. */
   log?: (line: string) => void
   /** Caps on checks in flight, shared with scheduled runs (default: 64 server-wide, 16 per user). */

@@ -26,6 +26,7 @@ import { openStore, type Store } from '../store/index.js'
 import { LimiterSetupError, openLimiter, type OpenLimiter } from './limiter-store.js'
 import { policiesOf } from './rate-limit.js'
 import { createApp, rawErrorResponse } from './app.js'
+import { parseTrustProxy, type TrustProxy } from './client-address.js'
 import { withFastPath } from './fast-path.js'
 import { DEFAULT_LIMITS, type Limits, type ServerOptions } from './context.js'
 import { HTTP_TIMEOUTS, defaultMaxConnections, limitConnections } from './connections.js'
@@ -72,6 +73,8 @@ export interface StartOptions {
   redisUrl?: string
   /** Prefix of this deployment's Redis keys (default `sitehealth`). */
   redisPrefix?: string
+  /** `--trust-proxy`: hops or addresses/CIDR ranges of the proxies that may name the client. */
+  trustProxy?: string
   /** From SITEHEALTH_ADMIN_TOKEN; else read or generated in <data-dir>/admin-token. */
   adminToken?: string
   log?: (line: string) => void
@@ -161,6 +164,12 @@ async function tightenMode(path: string, mode: number, warn: (line: string) => v
 
 export async function startServer(o: StartOptions): Promise<RunningServer> {
   const warn = o.warn ?? ((line: string) => process.stderr.write(line + '\n'))
+  let trustProxy: TrustProxy | undefined
+  try {
+    trustProxy = o.trustProxy === undefined ? undefined : parseTrustProxy(o.trustProxy)
+  } catch (err) {
+    throw new StartupError((err as Error).message)
+  }
   // DESIGN §8: instances sharing a database share one admin token, so none may invent its own
   if (o.databaseUrl && !o.adminToken)
     throw new StartupError(
@@ -235,6 +244,7 @@ export async function startServer(o: StartOptions): Promise<RunningServer> {
       checkTimeoutMs,
       monitoring,
       dashboardMonitors: monitoring && dashboardMonitors(monitoring.service),
+      trustProxy,
       log: o.log,
       capacity,
       ...(o.failureLimit !== undefined || o.failureWindowSec !== undefined
