@@ -3,7 +3,7 @@
  * in the embedded store), never a timer per monitor. Each tick claims due monitors (at most as
  * many as the server's check capacity has free slots) and runs them; when a run ends its slot is
  * refilled at once. Scheduled runs take their slots from the same CheckCapacity as API runs
- * (DESIGN §9: one cap for the whole server and per user), waiting as long as it takes.
+ * (docs/decisions.md#monitors-and-alerts: one cap for the whole server and per user), waiting as long as it takes.
  *
  * Restarts: next-run times are persisted, and a claim taken but not run is given back on stop,
  * so a due run is neither skipped nor doubled. Runs that fell due while the server was down are
