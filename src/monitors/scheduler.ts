@@ -126,7 +126,9 @@ export class Scheduler {
       .then(
         () => {
           if (this.failures > 0)
-            this.opts.log?.(`scheduler: the store answers again after ${this.failures} failed ticks; recovered`)
+            this.opts.log?.(
+              `scheduler: the store answers again after ${this.failures} failed ticks; recovered`,
+            )
           this.failures = 0
         },
         (err) => {
@@ -229,7 +231,9 @@ export class Scheduler {
   private arm(nextDue: number | null): void {
     if (this.stopped) return
     const now = this.now()
-    const candidates = [nextDue, this.waiting.peek()?.due, this.held.peek()?.due].filter((x): x is number => typeof x === 'number')
+    const candidates = [nextDue, this.waiting.peek()?.due, this.held.peek()?.due].filter(
+      (x): x is number => typeof x === 'number',
+    )
     let delay = this.opts.pollMs ?? 1000
     if (candidates.length > 0) delay = Math.min(delay, Math.max(0, Math.min(...candidates) - now))
     // full: the next run's end kicks us
@@ -324,8 +328,7 @@ export class Scheduler {
     for (const id of this.waitingClaims.keys()) await this.service.monitors.releaseClaim(id).catch(() => {})
     this.waitingClaims.clear()
     // held runs stay due in the store (next_run_at unchanged): the next start catches them up
-    for (const id of this.heldClaims.keys())
-      await this.service.monitors.releaseClaim(id).catch(() => {})
+    for (const id of this.heldClaims.keys()) await this.service.monitors.releaseClaim(id).catch(() => {})
     this.heldClaims.clear()
     while (this.running.size > 0) await Promise.allSettled([...this.running])
   }
