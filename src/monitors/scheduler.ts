@@ -10,7 +10,7 @@
  * spread over `catchUpMs` (at most one interval) with random jitter instead of all firing at the
  * first tick, so a restart is not a thundering herd on targets, credits or alert channels.
  *
- * Faults (DESIGN §15): the schedule never stops while the process lives. A tick that fails (the
+ * Faults (docs/decisions.md#faults): the schedule never stops while the process lives. A tick that fails (the
  * database is down or silent) re-arms itself with a growing, jittered back-off, and a watchdog
  * re-arms a schedule that went quiet for any other reason; once the store answers again, runs
  * that fell due meanwhile are spread like a restart's catch-up. A run whose result cannot be
