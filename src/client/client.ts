@@ -197,7 +197,7 @@ export class SitehealthClient {
     return this.call('GET', pathFor(MONITOR_PATHS.events, { id }) + query(params), 'key')
   }
 
-  // ---- status pages (DESIGN.md §12) ----
+  // ---- status pages (docs/decisions.md#the-public-face) ----
   createStatusPage(body: StatusPageCreate): Promise<StatusPage> {
     return this.call('POST', STATUS_PAGE_PATHS.statusPages, 'key', body)
   }

@@ -1,4 +1,4 @@
-/** Examples of the status-page bodies (DESIGN.md §12) for /openapi.json and /docs; examples.ts spreads them in. */
+/** Examples of the status-page bodies (docs/decisions.md#the-public-face) for /openapi.json and /docs; examples.ts spreads them in. */
 import type {
   PublicStatusPage,
   StatusPage,

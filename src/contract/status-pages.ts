@@ -1,5 +1,5 @@
 /**
- * The wire shapes of status pages (DESIGN.md §12), declared once: the routes validate and
+ * The wire shapes of status pages (docs/decisions.md#the-public-face), declared once: the routes validate and
  * serialise with them, /openapi.json is generated from them, and the typed client, the CLI and
  * the MCP tool reuse them. `PublicStatusPage` is the body of the public, unauthenticated
  * `GET /status/{slug}.json`: it carries nothing about the account (no key, email, check id), and a

@@ -1,5 +1,5 @@
 /**
- * The status-page tool of DESIGN.md §12: list the user's public status pages (free, read-only),
+ * The status-page tool of docs/decisions.md#the-public-face: list the user's public status pages (free, read-only),
  * so an agent can hand a client the page's address or a badge. Same conventions as tools.ts.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'

@@ -1,5 +1,5 @@
 /**
- * The status-page routes of the API (DESIGN.md §12): bearer key, the same envelope and rate limits
+ * The status-page routes of the API (docs/decisions.md#the-public-face): bearer key, the same envelope and rate limits
  * as the monitor routes. Another user's page is 404, exactly like an unknown one; a slug taken (or
  * reserved) is 409 `conflict`; bad input is a 400 naming the field, before anything is saved.
  */

@@ -1,5 +1,5 @@
 /**
- * README badges for monitors on a status page (DESIGN.md §12), drawn by badge-maker, the
+ * README badges for monitors on a status page (docs/decisions.md#the-public-face), drawn by badge-maker, the
  * shields.io project's own renderer: the same two-part flat look, with text widths measured so a
  * label never clips, and `<title>` plus `role="img"`/`aria-label` for screen readers.
  */

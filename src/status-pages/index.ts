@@ -1,5 +1,5 @@
 /**
- * Public status pages, their badges and their API (DESIGN.md §12). The door: `statusPageRoutes`
+ * Public status pages, their badges and their API (docs/decisions.md#the-public-face). The door: `statusPageRoutes`
  * gives the server its routes (the key-authenticated API under /api/public/v1/status-pages and the
  * public /status/... pages); `StatusPageService` is what the dashboard and tests use; the
  * UptimePort is how the pages read monitoring history without keeping their own.

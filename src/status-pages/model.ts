@@ -1,5 +1,5 @@
 /**
- * The public view of a status page (DESIGN.md §12), built once and rendered twice (HTML and JSON).
+ * The public view of a status page (docs/decisions.md#the-public-face), built once and rendered twice (HTML and JSON).
  * Only what the public may see goes in: names, states, uptime, maintenance, incidents. Never an
  * API key, an email, a check id or any other account detail, and a monitor's URL only when the
  * page has `show_urls`.

@@ -1,5 +1,5 @@
 /**
- * The OpenAPI paths of status pages (DESIGN.md §12): the key-authenticated API and the public
+ * The OpenAPI paths of status pages (docs/decisions.md#the-public-face): the key-authenticated API and the public
  * pages and badges, from the same contract schemas the routes validate with.
  */
 import { BADGE_KINDS, BADGE_WINDOWS, RESERVED_SLUGS } from '../contract/status-pages.js'

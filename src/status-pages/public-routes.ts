@@ -1,5 +1,5 @@
 /**
- * The public, unauthenticated side of status pages (DESIGN.md §12): `GET /status/{slug}` (HTML),
+ * The public, unauthenticated side of status pages (docs/decisions.md#the-public-face): `GET /status/{slug}` (HTML),
  * `GET /status/{slug}.json`, and the badges `GET /status/{slug}/badges/{monitor_id}/{kind}.svg`.
  *
  * Caching: the view of a page is built from the page, its monitors and their rollups, and kept
@@ -30,7 +30,7 @@ import type { UptimePort } from './uptime.js'
 
 export const CACHE_TTL_MS = 30_000
 const MAX_CACHED = 1000
-/** DESIGN.md §12, as written there. */
+/** docs/decisions.md#the-public-face, as written there. */
 const PAGE_CACHE = 'public, max-age=30'
 const BADGE_CACHE = 'max-age=60'
 

@@ -1,5 +1,5 @@
 /**
- * The public status page as HTML (DESIGN.md §12): server-rendered from the same view as the JSON,
+ * The public status page as HTML (docs/decisions.md#the-public-face): server-rendered from the same view as the JSON,
  * works without JavaScript, one inline stylesheet allowed by hash. Plain string templates with
  * escaping (not a component renderer): a page of 50 monitors has 4,500 day bars, and this is the
  * page a crowd reloads during an outage.

@@ -1,5 +1,5 @@
 /**
- * Status pages as plain functions over the store (DESIGN.md §12): create, read, change and delete
+ * Status pages as plain functions over the store (docs/decisions.md#the-public-face): create, read, change and delete
  * a user's pages. A page may only show its owner's monitors; its slug must match SLUG_PATTERN, may
  * not be a reserved word, and is unique on the server. Knows nothing of HTTP: the routes turn a
  * StatusPageError into the envelope (400 naming the field, 404, 409).

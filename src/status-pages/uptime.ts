@@ -1,5 +1,5 @@
 /**
- * What a status page needs from monitoring history (DESIGN.md §11: rollups, incidents,
+ * What a status page needs from monitoring history (docs/decisions.md#monitoring-depth: rollups, incidents,
  * maintenance windows), as one small port. The monitoring-depth code owns that history; serve
  * binds this port to it, so status pages, badges and the dashboard read the same rollups and no
  * second copy of history is kept.

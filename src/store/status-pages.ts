@@ -1,5 +1,5 @@
 /**
- * The status-page concern of the storage interface (DESIGN.md §12): a user's public pages, each
+ * The status-page concern of the storage interface (docs/decisions.md#the-public-face): a user's public pages, each
  * with a slug unique on the whole server (the public address `/status/{slug}`). Every backend
  * implements it in its own file (src/store/lowdb/status-pages.ts, src/store/postgres/status-pages.ts).
  */

@@ -137,7 +137,7 @@ export interface Store {
   /** Monitors, runs, events, deliveries, next-run times (docs/decisions.md#monitors-and-alerts; monitors.ts). A backend
    * without it serves no monitor routes. */
   readonly monitors?: MonitorStore
-  /** Public status pages (DESIGN.md §12; status-pages.ts). */
+  /** Public status pages (docs/decisions.md#the-public-face; status-pages.ts). */
   readonly statusPages?: StatusPageStore
   /** Flushes pending writes and releases the backend (lock, pool). */
   close(): Promise<void>

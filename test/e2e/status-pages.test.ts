@@ -68,7 +68,7 @@ describe('status pages end to end', () => {
     ).body
     await waitFor(
       async () =>
-        // until availability-first states (DESIGN §11), a plain-http site without headers reads degraded
+        // until availability-first states (docs/decisions.md#monitoring-depth), a plain-http site without headers reads degraded
         ['up', 'degraded'].includes((await api('GET', `/monitors/${up.id}`)).body.state) &&
         (await api('GET', `/monitors/${down.id}`)).body.state === 'down',
       30_000,

@@ -1,5 +1,5 @@
 /**
- * The status-page API (DESIGN.md §12): create, list, get, patch, delete; slugs unique on the
+ * The status-page API (docs/decisions.md#the-public-face): create, list, get, patch, delete; slugs unique on the
  * server, checked against the pattern and the reserved words; only the caller's own monitors; another
  * account's page answers exactly like an unknown one.
  */

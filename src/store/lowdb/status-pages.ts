@@ -1,5 +1,5 @@
 /**
- * The embedded backend of the status-page concern (DESIGN.md §12): one small document,
+ * The embedded backend of the status-page concern (docs/decisions.md#the-public-face): one small document,
  * `<dataDir>/status-pages.json`, written durably like accounts.json. Writes are serialised; each
  * applies its change to a copy and only makes it visible once it is on disk, so a failed write
  * changes nothing. One process serves a data dir, so the slug check and the write are atomic.

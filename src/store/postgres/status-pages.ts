@@ -1,5 +1,5 @@
 /**
- * Status pages on PostgreSQL (DESIGN.md §12): the status_pages table (migration 0006). The slug
+ * Status pages on PostgreSQL (docs/decisions.md#the-public-face): the status_pages table (migration 0006). The slug
  * is unique in the table, so two instances creating the same slug at once cannot both win: the
  * loser's insert (or update) fails on the index and becomes SlugTakenError. Nothing is cached per
  * process, so a page changed through one instance is what every other serves next.

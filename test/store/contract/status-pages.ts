@@ -1,5 +1,5 @@
 /**
- * The status-page concern of the storage contract (DESIGN.md §12): pages scoped to their owner,
+ * The status-page concern of the storage contract (docs/decisions.md#the-public-face): pages scoped to their owner,
  * slugs unique across all users (also when two creates race), updates that keep or move the
  * slug, deletes, and everything still there after a reopen.
  */

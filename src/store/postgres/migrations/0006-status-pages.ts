@@ -1,5 +1,5 @@
 /**
- * Version 6: public status pages (DESIGN.md §12). The page's full record is json; beside it the
+ * Version 6: public status pages (docs/decisions.md#the-public-face). The page's full record is json; beside it the
  * columns queries use: the owner (listing) and the slug, unique on the server (the public address,
  * and the one place two instances could race: the unique index settles it).
  */
