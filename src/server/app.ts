@@ -21,6 +21,7 @@ import { publicRoutes } from './routes/public.js'
 import { accountApiRoutes } from '../accounts/api-routes.js'
 import { dashboardRoutes } from '../dashboard/routes.js'
 import { PAGE_HEADERS } from '../dashboard/http.js'
+import { statusPageRoutes } from '../status-pages/index.js'
 
 type Handler = (event: H3Event) => unknown
 type RouteTable = Record<string, Partial<Record<string, Handler>>>
@@ -109,6 +110,7 @@ export function createApp(opts: ServerOptions): App {
         }
       : {}),
     ...(opts.monitoring ? monitorRoutes(opts, opts.monitoring, limiter, inFlight, failures) : {}),
+    ...statusPageRoutes(opts, limiter),
     [PATHS.openapi]: {
       GET: (event) => {
         const origin = (opts.publicUrl ?? event.url.origin).replace(/\/+$/, '')
