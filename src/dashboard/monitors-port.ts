@@ -5,7 +5,8 @@
  */
 export interface MonitorView {
   id: string
-  url: string
+  /** null for heartbeat monitors. */
+  url: string | null
   name: string
   interval_seconds: number
   paused: boolean
