@@ -1,5 +1,5 @@
 /**
- * Assertions judged on an answer already fetched (DESIGN.md §11): a pure function of the
+ * Assertions judged on an answer already fetched (docs/decisions.md#monitoring-depth): a pure function of the
  * assertion list and an AssertionSubject, so the server (a monitor's run) and the CLI
  * (`sitehealth test`, on a run it asked for) judge alike. Nothing here touches the network.
  *

@@ -1,5 +1,5 @@
 /**
- * The wire shapes of monitoring depth (DESIGN.md §11), declared once: assertions, maintenance
+ * The wire shapes of monitoring depth (docs/decisions.md#monitoring-depth), declared once: assertions, maintenance
  * windows, heartbeat monitors and uptime. The monitor shapes in monitors.ts use them; the routes,
  * the typed client, /openapi.json, the MCP tools and `sitehealth.yaml` (monitors as code) reuse
  * them.
@@ -304,7 +304,7 @@ export const UPTIME_WINDOW_MS: Record<UptimeWindow, number> = {
   '7d': 7 * 86_400_000,
   '30d': 30 * 86_400_000,
 }
-/** Hourly buckets are kept 31 days, daily ones 400 days (DESIGN.md §11). */
+/** Hourly buckets are kept 31 days, daily ones 400 days (docs/decisions.md#monitoring-depth). */
 export const HOURLY_RETENTION_DAYS = 31
 export const DAILY_RETENTION_DAYS = 400
 

@@ -1,4 +1,4 @@
-/** From stored records to the wire shapes of DESIGN.md §9 and §11. */
+/** From stored records to the wire shapes of docs/decisions.md#monitors-and-alerts and #monitoring-depth. */
 import type { UptimeWindows } from '../contract/monitoring.js'
 import type { Monitor, MonitorEvent, MonitorRun, MonitorState } from '../contract/monitors.js'
 import { alertsOf, type EventRecord, type MonitorRecord, type RunRecord } from '../store/monitors.js'
