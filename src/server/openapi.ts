@@ -57,6 +57,10 @@ const ERRORS: Record<number, { description: string; codes: ErrorCode[] }> = {
     description: 'Method not allowed on this path (see the Allow header).',
     codes: ['method_not_allowed'],
   },
+  409: {
+    description: 'A unique name (a monitor ref) is already taken by another of your resources.',
+    codes: ['conflict'],
+  },
   429: {
     description: 'Too many requests (or failed checks) in the current window; wait Retry-After seconds.',
     codes: ['rate_limited'],
