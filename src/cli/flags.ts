@@ -1,5 +1,5 @@
 /**
- * The flags every client command shares, and the extra ones of admin commands (DESIGN.md §2).
+ * The flags every client command shares, and the extra ones of admin commands (docs/decisions.md#the-cli-surface).
  * `--api-url` and `--api-key` carry no oclif `env`: the precedence flag > env > config file >
  * default is resolved in one place, `resolveClientSettings`, so a config file can sit between.
  */

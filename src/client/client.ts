@@ -1,6 +1,6 @@
 /**
  * The typed API client: one class behind every client command and the MCP server. It talks to any
- * deployment of the public API (and the admin API of DESIGN.md §4), decodes JSON, and turns every
+ * deployment of the public API (and the admin API of docs/decisions.md#admin-api), decodes JSON, and turns every
  * failure into an ApiError carrying the HTTP status, the envelope's code and message, and the
  * request id, so callers map codes to exit codes or tool errors without parsing strings.
  */
@@ -36,7 +36,7 @@ import {
   type MonitorRuns,
 } from '../contract/monitors.js'
 
-/** Codes the client adds to the API's own (spec §7 and DESIGN.md §3). */
+/** Codes the client adds to the API's own (spec §7 and docs/decisions.md#api-open-points). */
 export type ClientErrorCode = 'network_error' | 'no_api_key' | 'invalid_response' | 'timeout'
 
 /** How long one request may take by default, seconds: a check on the server takes up to 15 s. */
@@ -164,7 +164,7 @@ export class SitehealthClient {
     return this.call('GET', pathFor(PATHS.check, { id }), 'key')
   }
 
-  // ---- monitors (DESIGN.md §9) ----
+  // ---- monitors (docs/decisions.md#monitors-and-alerts) ----
   createMonitor(body: MonitorCreate): Promise<Monitor> {
     return this.call('POST', MONITOR_PATHS.monitors, 'key', body)
   }
@@ -204,7 +204,7 @@ export class SitehealthClient {
     return this.call('POST', pathFor(PATHS.adminCredits, { user }), 'admin', { amount })
   }
 
-  // ---- accounts (DESIGN §10): admin users and invites, the device grant of `login`, `logout` ----
+  // ---- accounts (docs/decisions.md#accounts-and-the-dashboard): admin users and invites, the device grant of `login`, `logout` ----
   createUser(body: { email: string; admin?: boolean; credits?: number }): Promise<UserCreated> {
     return this.call('POST', ACCOUNT_PATHS.adminUsers, 'admin', body)
   }

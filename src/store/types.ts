@@ -131,9 +131,9 @@ export interface Store {
   readonly users: UserStore
   readonly keys: KeyStore
   readonly checks: CheckStore
-  /** Dashboard accounts, sessions, invites, device grants (DESIGN §10); a backend without it serves no dashboard. */
+  /** Dashboard accounts, sessions, invites, device grants (docs/decisions.md#accounts-and-the-dashboard); a backend without it serves no dashboard. */
   readonly accounts?: AccountStore
-  /** Monitors, runs, events, deliveries, next-run times (DESIGN.md §9; monitors.ts). A backend
+  /** Monitors, runs, events, deliveries, next-run times (docs/decisions.md#monitors-and-alerts; monitors.ts). A backend
    * without it serves no monitor routes. */
   readonly monitors?: MonitorStore
   /** Flushes pending writes and releases the backend (lock, pool). */

@@ -28,7 +28,7 @@ import { DEFAULT_CACHED_SHARDS, DEFAULT_SHARD_SIZE, Shards } from './shards.js'
 import { LowdbUsers } from './users.js'
 
 /** How long an unfinished reservation holds its credit: the longest check time limit (120 s) plus
- * 30 s, within DESIGN §8's "at most 60 s after the check time limit". */
+ * 30 s, within the "at most 60 s after the check time limit" of docs/decisions.md#scale-out. */
 export const DEFAULT_LEASE_MS = 150_000
 
 export interface LowdbStoreOptions {
