@@ -509,6 +509,10 @@ export const ERROR_EXAMPLES: Record<ErrorCode, Record<string, { summary: string;
       summary: 'A status page slug another page has (or a reserved word)',
       value: envelope('conflict', 'The slug "acme" is taken: choose another (slug).'),
     },
+    ref: {
+      summary: 'A ref another monitor of this user carries',
+      value: envelope('conflict', 'Another of your monitors already has the ref "api-health".'),
+    },
   },
   server_busy: {
     busy: {
@@ -517,12 +521,6 @@ export const ERROR_EXAMPLES: Record<ErrorCode, Record<string, { summary: string;
         'server_busy',
         'The server is running its maximum of 64 checks at once; nothing was charged. Retry in a few seconds.',
       ),
-    },
-  },
-  conflict: {
-    ref: {
-      summary: 'A ref another monitor of this user carries',
-      value: envelope('conflict', 'Another of your monitors already has the ref "api-health".'),
     },
   },
 }
