@@ -41,6 +41,7 @@ import type {
   UserCreateRequest,
   UserList,
 } from './accounts.js'
+import { STATUS_PAGE_EXAMPLES } from './status-pages-examples.js'
 
 const CHECK_ID = '0193a5c4-8f2e-7b1a-9c3d-2e4f5a6b7c8d'
 const CREATED = '2026-11-23T09:14:07.412Z'
@@ -255,6 +256,7 @@ const monitor: Monitor = {
   ],
   uptime: { '24h': 100, '7d': 99.93, '30d': 99.71 },
   id: MONITOR_ID,
+  ref: 'shop',
   url: 'https://shop.example.com/',
   name: 'Shop',
   interval_seconds: 300,
@@ -273,8 +275,22 @@ const monitor: Monitor = {
   updated_at: CREATED,
   alerts: { down_after: 2, min_score: 70, recover_after: 1, remind_every_minutes: 60 },
   channels: [
-    { id: WEBHOOK_ID, type: 'webhook', target: 'https://hooks.example.com/…' },
-    { id: SLACK_ID, type: 'slack', target: 'https://hooks.slack.com/…' },
+    {
+      id: WEBHOOK_ID,
+      type: 'webhook',
+      target: 'https://hooks.example.com/…',
+      name: 'ops-hook',
+      source: '${OPS_WEBHOOK_URL}',
+      fingerprint: 'sha256:5f0c6b3e1d2a4c8b9e7f6a5d4c3b2a19f8e7d6c5b4a39281706f5e4d3c2b1a09',
+    },
+    {
+      id: SLACK_ID,
+      type: 'slack',
+      target: 'https://hooks.slack.com/…',
+      name: null,
+      source: null,
+      fingerprint: 'sha256:0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9',
+    },
   ],
 }
 
@@ -421,6 +437,7 @@ export const EXAMPLES: Record<string, unknown> = {
   AccountInfo: accountInfo,
   InviteCreateRequest: inviteCreateRequest,
   InviteCreated: inviteCreated,
+  ...STATUS_PAGE_EXAMPLES,
 }
 
 const REQUEST_ID = '7c9e6679-7425-40de-944b-e07fc1f90ae7'
@@ -511,6 +528,16 @@ export const ERROR_EXAMPLES: Record<ErrorCode, Record<string, { summary: string;
     method: {
       summary: 'A method the path does not support',
       value: envelope('method_not_allowed', 'GET is not allowed on /api/public/v1/checks/run; use POST.'),
+    },
+  },
+  conflict: {
+    slug: {
+      summary: 'A status page slug another page has (or a reserved word)',
+      value: envelope('conflict', 'The slug "acme" is taken: choose another (slug).'),
+    },
+    ref: {
+      summary: 'A ref another monitor of this user carries',
+      value: envelope('conflict', 'Another of your monitors already has the ref "api-health".'),
     },
   },
   server_busy: {

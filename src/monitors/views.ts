@@ -1,6 +1,7 @@
 /** From stored records to the wire shapes of docs/decisions.md#monitors-and-alerts and #monitoring-depth. */
+import { createHash } from 'node:crypto'
 import type { UptimeWindows } from '../contract/monitoring.js'
-import type { Monitor, MonitorEvent, MonitorRun, MonitorState } from '../contract/monitors.js'
+import type { ChannelType, Monitor, MonitorEvent, MonitorRun, MonitorState } from '../contract/monitors.js'
 import { alertsOf, type EventRecord, type MonitorRecord, type RunRecord } from '../store/monitors.js'
 import { maskTarget } from './channels/format.js'
 
@@ -27,6 +28,7 @@ export function monitorView(m: MonitorRecord, x: MonitorViewExtras = {}): Monito
   return {
     id: m.id,
     type,
+    ref: m.ref ?? null,
     url: type === 'heartbeat' ? null : m.url,
     name: m.name,
     interval_seconds: m.interval_seconds,
@@ -43,6 +45,9 @@ export function monitorView(m: MonitorRecord, x: MonitorViewExtras = {}): Monito
       id: c.id,
       type: c.type,
       target: maskTarget(c.type, c.target),
+      name: c.name ?? null,
+      source: c.source ?? null,
+      fingerprint: channelFingerprint(c.type, c.target),
       ...(secrets.has(c.id) ? { secret: secrets.get(c.id)! } : {}),
     })),
     assertions: m.assertions ?? [],
@@ -67,4 +72,9 @@ export function eventView(e: EventRecord): MonitorEvent {
     check_id: e.check?.id ?? null,
     deliveries: e.deliveries,
   }
+}
+
+/** A channel's target as a digest (the `fingerprint` of the Channel shape). */
+export function channelFingerprint(type: ChannelType, target: string): string {
+  return `sha256:${createHash('sha256').update(`${type}\n${target}`, 'utf8').digest('hex')}`
 }

@@ -11,6 +11,8 @@ import { MAX_BODY_BYTES, MAX_URL_LENGTH, PATHS } from '../contract/routes.js'
 import '../contract/accounts.js'
 import { accountPaths } from '../accounts/openapi.js'
 import { monitorPaths } from './openapi-monitors.js'
+import { statusPagePaths } from '../status-pages/openapi.js'
+import '../contract/status-pages.js'
 
 type Json = Record<string, any>
 
@@ -56,6 +58,11 @@ const ERRORS: Record<number, { description: string; codes: ErrorCode[] }> = {
   405: {
     description: 'Method not allowed on this path (see the Allow header).',
     codes: ['method_not_allowed'],
+  },
+  409: {
+    description:
+      'The name is taken: another status page has this slug (or it is a reserved word), or another of your monitors has this ref.',
+    codes: ['conflict'],
   },
   429: {
     description: 'Too many requests (or failed checks) in the current window; wait Retry-After seconds.',
@@ -216,6 +223,7 @@ Limits of this server: ${limits.runLimit} run-check requests per ${limits.runWin
       { name: 'credits', description: 'The credit balance.' },
       { name: 'admin', description: 'Key issuance and credit grants for self-hosters (admin token).' },
       { name: 'monitors', description: 'Scheduled checks of a URL, with alerts to channels.' },
+      { name: 'status pages', description: 'Public status pages and README badges of your monitors.' },
     ],
     paths: {
       [PATHS.health]: {
@@ -367,6 +375,15 @@ Limits of this server: ${limits.runLimit} run-check requests per ${limits.runWin
       },
       ...accountPaths({ ok, errors, body }),
       ...monitorPaths({ ok, errors, json, ref, body, noContent }),
+      ...statusPagePaths({
+        ok,
+        errors,
+        json,
+        ref,
+        body,
+        noContent,
+        openErrors: (...s: number[]) => errorsOf('none', ...s),
+      }),
     },
     components: {
       schemas: components(),
