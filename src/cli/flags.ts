@@ -91,3 +91,12 @@ export const monitorIdArgs = {
   }),
 }
 export const MONITOR_NOT_FOUND_HINT = '`sitehealth monitors list` lists the ids of your monitors.'
+
+export const statusPageIdArgs = {
+  id: Args.string({
+    description: 'Id of the status page (from `status-pages list`).',
+    required: true,
+    ignoreStdin: true,
+  }),
+}
+export const STATUS_PAGE_NOT_FOUND_HINT = '`sitehealth status-pages list` lists the ids of your status pages.'

@@ -35,6 +35,13 @@ import {
   type MonitorPatch,
   type MonitorRuns,
 } from '../contract/monitors.js'
+import {
+  STATUS_PAGE_PATHS,
+  type StatusPage,
+  type StatusPageCreate,
+  type StatusPageList,
+  type StatusPagePatch,
+} from '../contract/status-pages.js'
 
 /** Codes the client adds to the API's own (spec §7 and docs/decisions.md#api-open-points). */
 export type ClientErrorCode = 'network_error' | 'no_api_key' | 'invalid_response' | 'timeout'
@@ -188,6 +195,23 @@ export class SitehealthClient {
   }
   monitorEvents(id: string, params: { limit?: number; cursor?: string } = {}): Promise<MonitorEvents> {
     return this.call('GET', pathFor(MONITOR_PATHS.events, { id }) + query(params), 'key')
+  }
+
+  // ---- status pages (docs/decisions.md#the-public-face) ----
+  createStatusPage(body: StatusPageCreate): Promise<StatusPage> {
+    return this.call('POST', STATUS_PAGE_PATHS.statusPages, 'key', body)
+  }
+  listStatusPages(): Promise<StatusPageList> {
+    return this.call('GET', STATUS_PAGE_PATHS.statusPages, 'key')
+  }
+  getStatusPage(id: string): Promise<StatusPage> {
+    return this.call('GET', pathFor(STATUS_PAGE_PATHS.statusPage, { id }), 'key')
+  }
+  updateStatusPage(id: string, patch: StatusPagePatch): Promise<StatusPage> {
+    return this.call('PATCH', pathFor(STATUS_PAGE_PATHS.statusPage, { id }), 'key', patch)
+  }
+  deleteStatusPage(id: string): Promise<void> {
+    return this.call('DELETE', pathFor(STATUS_PAGE_PATHS.statusPage, { id }), 'key')
   }
 
   // ---- admin API ----

@@ -5,6 +5,7 @@ import type { Accounts } from '../accounts/service.js'
 import type { DashboardMonitors } from '../dashboard/monitors-port.js'
 import type { FailurePolicy } from './failure-budget.js'
 import type { RateLimiter } from './rate-limit.js'
+import type { UptimePort } from '../status-pages/uptime.js'
 
 export interface Limits {
   /** Run-check requests per key per window (routes 3 and 4 share it). */
@@ -33,6 +34,8 @@ export interface ServerOptions {
   dashboardMonitors?: DashboardMonitors
   /** Monitors and alerts (docs/decisions.md#monitors-and-alerts); their routes exist when it is given. */
   monitoring?: Monitoring
+  /** Monitoring history for status pages and badges (rollups, incidents, maintenance). */
+  uptime?: UptimePort
   /** Shared rate-limit windows (memory, PostgreSQL or Redis); in memory when omitted. */
   limiter?: RateLimiter
   /** One line per request; omit to disable. */

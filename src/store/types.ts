@@ -14,6 +14,7 @@
  */
 import type { SavedCheck } from '../contract/schemas.js'
 import type { MonitorStore } from './monitors.js'
+import type { StatusPageStore } from './status-pages.js'
 
 export type * from './accounts.js'
 import type { AccountStore } from './accounts.js'
@@ -136,6 +137,8 @@ export interface Store {
   /** Monitors, runs, events, deliveries, next-run times (docs/decisions.md#monitors-and-alerts; monitors.ts). A backend
    * without it serves no monitor routes. */
   readonly monitors?: MonitorStore
+  /** Public status pages (docs/decisions.md#the-public-face; status-pages.ts). */
+  readonly statusPages?: StatusPageStore
   /** Flushes pending writes and releases the backend (lock, pool). */
   close(): Promise<void>
 }
