@@ -161,7 +161,7 @@ export function createApp(opts: ServerOptions): App {
             response.status,
             started,
             requestIdOf(event),
-            clientAddress(event),
+            opts.trustProxy && clientAddress(event),
           ),
         )
       }
@@ -190,17 +190,21 @@ export function createApp(opts: ServerOptions): App {
   return { app, inFlight, limiter, capacity, failures }
 }
 
-/** One access-log line: method, path without the query, status, time, request id and client address. */
+/**
+ * One access-log line: method, path without the query, status, time and request id, then — behind
+ * a trusted proxy (`--trust-proxy`) — the client address the proxy named.
+ */
 export function accessLine(
   method: string,
   pathAndQuery: string,
   status: number,
   startedAt: number | undefined,
   requestId: string,
-  client: string,
+  client?: string | false,
 ): string {
   const ms = startedAt === undefined ? '-' : (performance.now() - startedAt).toFixed(1)
-  return `${method} ${pathAndQuery.split('?')[0]} ${status} ${ms}ms ${requestId} ${client}`
+  const line = `${method} ${pathAndQuery.split('?')[0]} ${status} ${ms}ms ${requestId}`
+  return client ? `${line} ${client}` : line
 }
 
 /** Any failure as the envelope's status, headers and JSON body; 5xx causes go to the log. */

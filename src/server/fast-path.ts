@@ -68,11 +68,13 @@ export function withFastPath(opts: ServerOptions, limiter: RateLimiter, next: No
       res.end(body)
       if (opts.log) {
         const xff = req.headers['x-forwarded-for']
-        const client = resolveClientAddress(
-          req.socket.remoteAddress?.replace(/^::ffff:(?=\d+\.)/, ''),
-          typeof xff === 'string' ? xff : null,
-          opts.trustProxy,
-        )
+        const client =
+          opts.trustProxy &&
+          resolveClientAddress(
+            req.socket.remoteAddress?.replace(/^::ffff:(?=\d+\.)/, ''),
+            typeof xff === 'string' ? xff : null,
+            opts.trustProxy,
+          )
         opts.log(accessLine('GET', url, status, startedAt, requestId, client))
       }
     }
