@@ -5,7 +5,7 @@
  */
 import { z } from 'zod'
 import { MAX_URL_LENGTH } from './routes.js'
-import { RiskLevel } from './schemas.js'
+import { PAGESPEED_METHODS, RiskLevel } from './schemas.js'
 
 export const MONITOR_PATHS = {
   monitors: '/api/public/v1/monitors',
@@ -111,10 +111,17 @@ const IntervalSeconds = z
     description: `Seconds between runs: ${INTERVAL.min} to ${INTERVAL.max} (default ${INTERVAL.default}); the server's --min-interval may lower the floor.`,
   })
 
+/** DESIGN §14: a monitor may be measured in the lab browser, at most hourly (a lab run takes seconds of a shared browser). */
+export const LAB_MIN_INTERVAL_SECONDS = 3600
+const MonitorPagespeed = z.enum(PAGESPEED_METHODS).meta({
+  description: `How scheduled runs judge performance: \`estimate\` (default) or \`lab\` (Lighthouse in the server's lab browser, when it has one; only with interval_seconds of at least ${LAB_MIN_INTERVAL_SECONDS}).`,
+})
+
 export const MonitorCreate = z
   .strictObject({
     url: HttpUrl,
     interval_seconds: IntervalSeconds.optional(),
+    pagespeed: MonitorPagespeed.optional(),
     name: Name.optional(),
     alerts: Alerts.optional(),
     channels: Channels.optional(),
@@ -126,6 +133,7 @@ export const MonitorPatch = z
   .strictObject({
     url: HttpUrl.optional(),
     interval_seconds: IntervalSeconds.optional(),
+    pagespeed: MonitorPagespeed.optional(),
     name: Name.optional(),
     paused: z.boolean().optional(),
     alerts: Alerts.optional(),
@@ -154,6 +162,7 @@ export const Monitor = z
     url: z.string().meta({ format: 'uri' }),
     name: z.string(),
     interval_seconds: z.int().min(1),
+    pagespeed: MonitorPagespeed,
     paused: z.boolean(),
     paused_reason: z
       .enum(['user', 'credits'])

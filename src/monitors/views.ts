@@ -10,6 +10,7 @@ export function monitorView(m: MonitorRecord, secrets: Map<string, string> = new
     url: m.url,
     name: m.name,
     interval_seconds: m.interval_seconds,
+    pagespeed: m.pagespeed ?? 'estimate',
     paused: m.paused,
     paused_reason: m.paused ? m.paused_reason : null,
     state: m.paused ? 'paused' : m.state,

@@ -9,6 +9,7 @@ import { CapacityExceededError, type CheckCapacity, type Slot } from '../capacit
 import { CheckError } from '../checks/errors.js'
 import { assertTargetAllowed, parseTargetUrl } from '../checks/guard.js'
 import { runCheck } from '../checks/index.js'
+import type { LabRunner } from '../checks/lab-outcome.js'
 import type { CheckReport } from '../checks/types.js'
 import type { FailureBudget } from '../server/failure-budget.js'
 import { toCheckRecord } from '../server/mapping.js'
@@ -22,6 +23,8 @@ export interface RunDeps {
   checkTimeoutMs: number
   /** Replaces the engine (tests and benchmarks of the scheduler at scale). */
   check?: (url: string) => Promise<CheckReport>
+  /** The lab browser (`serve --lab-browser`); runs that ask for `pagespeed: 'lab'` are measured there. */
+  lab?: LabRunner
   /** Where a refusal's private detail goes (e.g. which address a blocked name resolved to). */
   log?: (line: string) => void
 }
@@ -34,9 +37,16 @@ export interface RunHow {
   signal?: AbortSignal
   /** Free failures are counted per key (API keys; `user:<id>` for the dashboard). */
   budget?: { failures: FailureBudget; key: string }
+  /**
+   * 'lab': measure performance in the lab browser when the server has one (on-demand checks and
+   * monitors that ask for it); 'estimate' (the default): the estimate only. Still one credit.
+   */
+  pagespeed?: Pagespeed
   /** The server waits for these on shutdown. */
   inFlight?: Set<Promise<unknown>>
 }
+
+export type Pagespeed = 'lab' | 'estimate'
 
 export type RefusalCode =
   'invalid_url' | 'rate_limited' | 'insufficient_credits' | 'server_busy' | 'check_failed'
@@ -118,6 +128,7 @@ export async function runForUser(
           : await runCheck(target.href, {
               allowPrivateTargets: deps.allowPrivateTargets,
               totalTimeoutMs: deps.checkTimeoutMs,
+              lab: how.pagespeed === 'lab' ? deps.lab : undefined,
             })
       } catch (err) {
         await store.users.releaseCredit(reservation).catch(() => {})
