@@ -249,6 +249,7 @@ const monitorPatch: MonitorPatch = { paused: true }
 
 const monitor: Monitor = {
   id: MONITOR_ID,
+  ref: 'shop',
   url: 'https://shop.example.com/',
   name: 'Shop',
   interval_seconds: 300,
@@ -267,8 +268,22 @@ const monitor: Monitor = {
   updated_at: CREATED,
   alerts: { down_after: 2, min_score: 70 },
   channels: [
-    { id: WEBHOOK_ID, type: 'webhook', target: 'https://hooks.example.com/…' },
-    { id: SLACK_ID, type: 'slack', target: 'https://hooks.slack.com/…' },
+    {
+      id: WEBHOOK_ID,
+      type: 'webhook',
+      target: 'https://hooks.example.com/…',
+      name: 'ops-hook',
+      source: '${OPS_WEBHOOK_URL}',
+      fingerprint: 'sha256:5f0c6b3e1d2a4c8b9e7f6a5d4c3b2a19f8e7d6c5b4a39281706f5e4d3c2b1a09',
+    },
+    {
+      id: SLACK_ID,
+      type: 'slack',
+      target: 'https://hooks.slack.com/…',
+      name: null,
+      source: null,
+      fingerprint: 'sha256:0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9',
+    },
   ],
 }
 
@@ -493,6 +508,10 @@ export const ERROR_EXAMPLES: Record<ErrorCode, Record<string, { summary: string;
     slug: {
       summary: 'A status page slug another page has (or a reserved word)',
       value: envelope('conflict', 'The slug "acme" is taken: choose another (slug).'),
+    },
+    ref: {
+      summary: 'A ref another monitor of this user carries',
+      value: envelope('conflict', 'Another of your monitors already has the ref "api-health".'),
     },
   },
   server_busy: {

@@ -67,8 +67,23 @@ export const AlertsView = z
   .meta({ id: 'MonitorAlertsView' })
 export type AlertsView = z.infer<typeof AlertsView>
 
+/** What a monitors-as-code file (DESIGN.md §13) says about a channel, beside its target. */
+const ChannelLabels = {
+  name: z
+    .string()
+    .trim()
+    .min(1)
+    .max(64)
+    .optional()
+    .meta({ description: "The channel's name in a monitors-as-code file (sitehealth.yaml)." }),
+  source: z.string().max(MAX_URL_LENGTH).optional().meta({
+    description:
+      'The target as written in a monitors-as-code file, `${VAR}` placeholders unresolved (never their values), so `sitehealth pull` can write it back.',
+  }),
+}
+
 const UrlChannel = (type: 'webhook' | 'slack' | 'discord' | 'teams') =>
-  z.strictObject({ type: z.literal(type), url: HttpUrl })
+  z.strictObject({ type: z.literal(type), url: HttpUrl, ...ChannelLabels })
 
 export const ChannelRequest = z
   .discriminatedUnion('type', [
@@ -79,6 +94,7 @@ export const ChannelRequest = z
     z.strictObject({
       type: z.literal('email'),
       to: z.email().max(254).meta({ description: 'Recipient address.' }),
+      ...ChannelLabels,
     }),
   ])
   .meta({
@@ -93,6 +109,15 @@ export const Channel = z
     id: Uuid,
     type: z.enum(CHANNEL_TYPES),
     target: z.string().meta({ description: 'The URL or address, masked.' }),
+    name: z.string().nullable().meta({ description: 'Its name in a monitors-as-code file; null otherwise.' }),
+    source: z.string().nullable().meta({
+      description:
+        'The target as written in a monitors-as-code file (`${VAR}` placeholders unresolved); null otherwise.',
+    }),
+    fingerprint: z.string().meta({
+      description:
+        '`sha256:` and the hex SHA-256 of `<type>\\n<target>`: tells a client whether the channel goes to a target it knows, without the API revealing the target.',
+    }),
     secret: z.string().optional().meta({
       description:
         'Webhook channels only, and only in the response that created the channel: the HMAC-SHA256 signing secret. Never shown again.',
@@ -103,6 +128,18 @@ export type Channel = z.infer<typeof Channel>
 
 const Channels = z.array(ChannelRequest).max(10)
 const Name = z.string().trim().min(1).max(100)
+
+/** A monitor's name in a monitors-as-code file (DESIGN.md §13): unique per user. */
+export const MONITOR_REF_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$'
+export const MonitorRef = z
+  .string()
+  .regex(new RegExp(MONITOR_REF_PATTERN), {
+    message: 'ref: 1 to 100 letters, digits, dots, dashes and underscores, starting with a letter or digit',
+  })
+  .meta({
+    description:
+      "The monitor's stable name in a monitors-as-code file (sitehealth.yaml): unique per user (a clash is 409 `conflict`). `sitehealth deploy` only touches monitors with a ref.",
+  })
 const IntervalSeconds = z
   .int()
   .min(1)
@@ -114,6 +151,7 @@ const IntervalSeconds = z
 export const MonitorCreate = z
   .strictObject({
     url: HttpUrl,
+    ref: MonitorRef.optional(),
     interval_seconds: IntervalSeconds.optional(),
     name: Name.optional(),
     alerts: Alerts.optional(),
@@ -125,6 +163,7 @@ export type MonitorCreate = z.infer<typeof MonitorCreate>
 export const MonitorPatch = z
   .strictObject({
     url: HttpUrl.optional(),
+    ref: MonitorRef.nullable().optional().meta({ description: 'A new ref; null removes it.' }),
     interval_seconds: IntervalSeconds.optional(),
     name: Name.optional(),
     paused: z.boolean().optional(),
@@ -160,6 +199,7 @@ export type LastCheck = z.infer<typeof LastCheck>
 export const Monitor = z
   .object({
     id: Uuid,
+    ref: z.string().nullable().meta({ description: 'Its ref in a monitors-as-code file; null when none.' }),
     url: z.string().meta({ format: 'uri' }),
     name: z.string(),
     interval_seconds: z.int().min(1),

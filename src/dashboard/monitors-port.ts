@@ -5,6 +5,8 @@
  */
 export interface MonitorView {
   id: string
+  /** Its ref in a monitors-as-code file (sitehealth.yaml), or null. */
+  ref: string | null
   url: string
   name: string
   interval_seconds: number

@@ -23,6 +23,7 @@ import type { RunResult } from '../contract/schemas.js'
 import { RunRefused, runForUser, type RunDeps, type RunHow } from '../runs/index.js'
 import { toRunResult } from '../server/mapping.js'
 import type { ChannelRecord, EventRecord, MonitorRecord, MonitorStore, RunRecord } from '../store/monitors.js'
+import { DuplicateRefError } from '../store/errors.js'
 import type { Store } from '../store/types.js'
 import type { Deliverer } from './channels/deliver.js'
 import { nextId } from './ids.js'
@@ -54,9 +55,16 @@ export class MonitorInputError extends Error {
   constructor(
     message: string,
     readonly notFound = false,
+    /** A unique name (a ref) is taken: the routes' 409. */
+    readonly conflict = false,
   ) {
     super(message)
   }
+}
+
+function refTaken(err: unknown): never {
+  if (err instanceof DuplicateRefError) throw new MonitorInputError(err.message, false, true)
+  throw err
 }
 
 export type RunOutcome =
@@ -153,8 +161,10 @@ export class MonitorService {
           throw err
         }
       }
+      const labels = { name: r.name ?? null, source: r.source ?? null }
       const same = keep.find((c) => c.type === r.type && c.target === target)
-      if (same) return same
+      // the same channel keeps its id and secret; a file may rename it or change how it is written
+      if (same) return { ...same, name: r.name ?? same.name ?? null, source: r.source ?? same.source ?? null }
       const id = nextId(this.now())
       let sealed: string | null = null
       if (r.type === 'webhook') {
@@ -162,7 +172,7 @@ export class MonitorService {
         secrets.set(id, secret)
         sealed = this.o.secrets.seal(secret)
       }
-      return { id, type: r.type, target, secret_sealed: sealed }
+      return { id, type: r.type, target, secret_sealed: sealed, ...labels }
     })
   }
 
@@ -181,6 +191,7 @@ export class MonitorService {
     const m: MonitorRecord = {
       id,
       user_id: userId,
+      ref: body.ref ?? null,
       url,
       name: body.name ?? new URL(url).host,
       interval_seconds: interval,
@@ -196,7 +207,7 @@ export class MonitorService {
       channels,
       memory: INITIAL_MEMORY,
     }
-    await this.o.monitors.createMonitor(m)
+    await this.o.monitors.createMonitor(m).catch(refTaken)
     this.onScheduleChange()
     return { monitor: m, secrets }
   }
@@ -230,13 +241,14 @@ export class MonitorService {
         next.next_run_at = Math.min(next.next_run_at, now + next.interval_seconds * 1000)
     }
     if (patch.name !== undefined) next.name = patch.name
+    if (patch.ref !== undefined) next.ref = patch.ref
     if (patch.alerts !== undefined) next.alerts = this.alerts(patch.alerts, prev.alerts)
     if (patch.channels !== undefined) next.channels = this.channels(patch.channels, prev.channels, secrets)
     if (patch.paused === true && !prev.paused)
       Object.assign(next, { paused: true, paused_reason: 'user', next_run_at: null })
     if (patch.paused === false && prev.paused)
       Object.assign(next, { paused: false, paused_reason: null, next_run_at: now })
-    const saved = await this.o.monitors.updateMonitor(next)
+    const saved = await this.o.monitors.updateMonitor(next).catch(refTaken)
     if (!saved) throw new MonitorInputError('No monitor with this id for this API key.', true)
     this.onScheduleChange()
     return { monitor: saved, secrets }

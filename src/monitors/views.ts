@@ -1,5 +1,6 @@
 /** From stored records to the wire shapes of docs/decisions.md#monitors-and-alerts. */
-import type { Monitor, MonitorEvent, MonitorRun } from '../contract/monitors.js'
+import { createHash } from 'node:crypto'
+import type { ChannelType, Monitor, MonitorEvent, MonitorRun } from '../contract/monitors.js'
 import type { EventRecord, MonitorRecord, RunRecord } from '../store/monitors.js'
 import { maskTarget } from './channels/format.js'
 
@@ -7,6 +8,7 @@ import { maskTarget } from './channels/format.js'
 export function monitorView(m: MonitorRecord, secrets: Map<string, string> = new Map()): Monitor {
   return {
     id: m.id,
+    ref: m.ref ?? null,
     url: m.url,
     name: m.name,
     interval_seconds: m.interval_seconds,
@@ -22,6 +24,9 @@ export function monitorView(m: MonitorRecord, secrets: Map<string, string> = new
       id: c.id,
       type: c.type,
       target: maskTarget(c.type, c.target),
+      name: c.name ?? null,
+      source: c.source ?? null,
+      fingerprint: channelFingerprint(c.type, c.target),
       ...(secrets.has(c.id) ? { secret: secrets.get(c.id)! } : {}),
     })),
   }
@@ -43,4 +48,9 @@ export function eventView(e: EventRecord): MonitorEvent {
     check_id: e.check?.id ?? null,
     deliveries: e.deliveries,
   }
+}
+
+/** A channel's target as a digest (the `fingerprint` of the Channel shape). */
+export function channelFingerprint(type: ChannelType, target: string): string {
+  return `sha256:${createHash('sha256').update(`${type}\n${target}`, 'utf8').digest('hex')}`
 }

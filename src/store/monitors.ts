@@ -21,6 +21,10 @@ export interface ChannelRecord {
   target: string
   /** Webhook signing secret, sealed with the server's secret key (src/monitors/secrets.ts). */
   secret_sealed: string | null
+  /** Its name in a monitors-as-code file (absent in records older than the field). */
+  name?: string | null
+  /** The target as written in that file, `${VAR}` placeholders unresolved. */
+  source?: string | null
 }
 
 /** What the event rules remember between runs, so a change alerts once and a restart alerts never. */
@@ -38,6 +42,8 @@ export interface MonitorMemory {
 export interface MonitorRecord {
   id: string
   user_id: string
+  /** Its ref in a monitors-as-code file, unique per user (absent in records older than the field). */
+  ref?: string | null
   url: string
   name: string
   interval_seconds: number
@@ -91,6 +97,7 @@ export interface Claim {
 }
 
 export interface MonitorStore {
+  /** Throws DuplicateRefError when another monitor of the user has the same ref. */
   createMonitor(m: MonitorRecord): Promise<MonitorRecord>
   /** The user's monitor, or undefined (unknown or another user's: the same answer). */
   getMonitor(userId: string, id: string): Promise<MonitorRecord | undefined>
@@ -100,7 +107,10 @@ export interface MonitorStore {
   listMonitors(userId: string, opts: PageOptions): Promise<Page<MonitorRecord>>
   /** Every monitor of a user (credit pauses and resumes). */
   userMonitors(userId: string): Promise<MonitorRecord[]>
-  /** Replaces the stored monitor (same id and user); undefined when it was deleted meanwhile. */
+  /**
+   * Replaces the stored monitor (same id and user); undefined when it was deleted meanwhile.
+   * Throws DuplicateRefError when another monitor of the user has the same ref.
+   */
   updateMonitor(m: MonitorRecord): Promise<MonitorRecord | undefined>
   /** Deletes the monitor with its runs and events. */
   deleteMonitor(userId: string, id: string): Promise<boolean>

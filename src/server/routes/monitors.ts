@@ -55,7 +55,11 @@ export function monitorRoutes(
       return await fn()
     } catch (err) {
       if (err instanceof MonitorInputError)
-        throw err.notFound ? notFound(err.message) : badRequest(err.message)
+        throw err.notFound
+          ? notFound(err.message)
+          : err.conflict
+            ? new ServiceError(409, 'conflict', err.message)
+            : badRequest(err.message)
       throw err
     }
   }
