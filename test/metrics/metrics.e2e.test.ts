@@ -65,7 +65,7 @@ beforeAll(async () => {
     startServe({ args: ['--quiet'] }),
   ])
   key = (await served.createKey({ user: 'metrics', credits: 500 })).key
-}, 60_000)
+}, 120_000)
 
 afterAll(async () => {
   await Promise.all([served?.stop(), plain?.stop()])
