@@ -49,6 +49,7 @@ export function runDeps(opts: ServerOptions): RunDeps {
     checkTimeoutMs: opts.checkTimeoutMs,
     lab: opts.lab,
     log: opts.log,
+    metrics: opts.metrics?.registry,
   }
 }
 
