@@ -131,11 +131,10 @@ export interface Store {
   readonly users: UserStore
   readonly keys: KeyStore
   readonly checks: CheckStore
-  /** Dashboard accounts, sessions, invites, device grants (DESIGN §10); a backend without it serves no dashboard. */
-  readonly accounts?: AccountStore
-  /** Monitors, runs, events, deliveries, next-run times (DESIGN.md §9; monitors.ts). A backend
-   * without it serves no monitor routes. */
-  readonly monitors?: MonitorStore
+  /** Dashboard accounts, sessions, invites, device grants (DESIGN §10). */
+  readonly accounts: AccountStore
+  /** Monitors, runs, events, deliveries, next-run times (DESIGN.md §9; monitors.ts). */
+  readonly monitors: MonitorStore
   /** Flushes pending writes and releases the backend (lock, pool). */
   close(): Promise<void>
 }
