@@ -3,17 +3,25 @@
  * in the embedded store), never a timer per monitor. Each tick claims due monitors (at most as
  * many as the server's check capacity has free slots) and runs them; when a run ends its slot is
  * refilled at once. Scheduled runs take their slots from the same CheckCapacity as API runs
- * (DESIGN §9: one cap for the whole server and per user), waiting as long as it takes.
+ * (docs/decisions.md#monitors-and-alerts: one cap for the whole server and per user), waiting as long as it takes.
  *
  * Restarts: next-run times are persisted, and a claim taken but not run is given back on stop,
  * so a due run is neither skipped nor doubled. Runs that fell due while the server was down are
  * spread over `catchUpMs` (at most one interval) with random jitter instead of all firing at the
  * first tick, so a restart is not a thundering herd on targets, credits or alert channels.
+ *
+ * Faults (docs/decisions.md#faults): the schedule never stops while the process lives. A tick that fails (the
+ * database is down or silent) re-arms itself with a growing, jittered back-off, and a watchdog
+ * re-arms a schedule that went quiet for any other reason; once the store answers again, runs
+ * that fell due meanwhile are spread like a restart's catch-up. A run whose result cannot be
+ * saved keeps its claim and is held until its next slot, so a failing store never turns a
+ * monitor into a loop of checks against its site: at most one check per interval reaches it.
  */
 import { setMaxListeners } from 'node:events'
 import { CapacityExceededError, type CheckCapacity, type Slot } from '../capacity/index.js'
 import { DueHeap } from '../shared/due-heap.js'
 import type { Claim } from '../store/monitors.js'
+import { nextRunAfter } from './interval.js'
 import type { MonitorService } from './service.js'
 
 export interface SchedulerOptions {
@@ -34,6 +42,10 @@ export interface SchedulerOptions {
    * runs already waiting for a per-user slot keep the server busy meanwhile.
    */
   claimBatch?: number
+  /** Longest back-off after failed ticks, ms (default 5 s): well under the shortest interval. */
+  maxBackoffMs?: number
+  /** A schedule with no tick for this long is re-armed by the watchdog, ms (default 30 s). */
+  watchdogMs?: number
   now?: () => number
   log?: (line: string) => void
 }
@@ -41,22 +53,33 @@ export interface SchedulerOptions {
 export interface SchedulerStats {
   started: number
   running: number
+  /** Ticks begun (the watchdog and tests read it). */
+  ticks: number
+  /** Runs held until their next slot because their result could not be saved. */
+  held: number
   /** due → started (slot taken), ms, for every scheduled run started (benchmarks read and clear it). */
   lags: number[]
 }
 
 export class Scheduler {
-  readonly stats: SchedulerStats = { started: 0, running: 0, lags: [] }
+  readonly stats: SchedulerStats = { started: 0, running: 0, ticks: 0, held: 0, lags: [] }
   private readonly now: () => number
   private readonly waiting = new DueHeap()
   private readonly waitingClaims = new Map<string, Claim>()
+  /** Claims of runs that could not be saved, kept until their next slot (see `hold`). */
+  private readonly held = new DueHeap()
+  private readonly heldClaims = new Map<string, Claim>()
   private readonly running = new Set<Promise<void>>()
   /** Launched runs still waiting for a slot. */
   private queued = 0
   private abort = new AbortController()
   private timer: NodeJS.Timeout | undefined
   private sweeper: NodeJS.Timeout | undefined
+  private watchdog: NodeJS.Timeout | undefined
   private startedAt = 0
+  /** Consecutive failed ticks (0 while the store answers). */
+  private failures = 0
+  private lastTickAt = 0
   private stopped = true
   private ticking = false
   private again = false
@@ -82,6 +105,8 @@ export class Scheduler {
         .then((n) => n > 0 && this.kick())
         .catch((err) => this.opts.log?.(`scheduler: resume sweep: ${(err as Error).message}`))
     }, sweepMs).unref()
+    const watchMs = this.opts.watchdogMs ?? 30_000
+    this.watchdog = setInterval(() => this.watch(), Math.max(10, Math.round(watchMs / 2))).unref()
     this.kick()
   }
 
@@ -95,8 +120,26 @@ export class Scheduler {
     if (this.timer) clearTimeout(this.timer)
     this.timer = undefined
     this.ticking = true
+    this.lastTickAt = this.now()
+    this.stats.ticks++
     void this.tick()
-      .catch((err) => this.opts.log?.(`scheduler: ${(err as Error).message}`))
+      .then(
+        () => {
+          if (this.failures > 0)
+            this.opts.log?.(
+              `scheduler: the store answers again after ${this.failures} failed ticks; recovered`,
+            )
+          this.failures = 0
+        },
+        (err) => {
+          this.failures++
+          const delay = this.backoff()
+          this.opts.log?.(
+            `scheduler: tick failed (${(err as Error).message}); retrying in ${delay} ms (failure ${this.failures})`,
+          )
+          this.setTimer(delay)
+        },
+      )
       .finally(() => {
         this.ticking = false
         if (this.again) {
@@ -104,6 +147,35 @@ export class Scheduler {
           this.kick()
         }
       })
+  }
+
+  /** Jittered exponential back-off after failed ticks, from `pollMs` up to `maxBackoffMs`. */
+  private backoff(): number {
+    const base = this.opts.pollMs ?? 1000
+    const max = Math.max(base, this.opts.maxBackoffMs ?? 5000)
+    const raw = Math.min(max, base * 2 ** Math.min(this.failures - 1, 20))
+    return Math.round(raw / 2 + Math.random() * (raw / 2))
+  }
+
+  private setTimer(delay: number): void {
+    if (this.stopped) return
+    if (this.timer) clearTimeout(this.timer)
+    this.timer = setTimeout(() => this.kick(), delay)
+    this.timer.unref()
+  }
+
+  /** Notices a schedule that went quiet (no tick for `watchdogMs`) and re-arms it. */
+  private watch(): void {
+    if (this.stopped) return
+    const quietMs = this.now() - this.lastTickAt
+    const limit = this.opts.watchdogMs ?? 30_000
+    if (quietMs < limit) return
+    if (this.ticking) {
+      this.opts.log?.(`scheduler: a tick has waited ${Math.round(quietMs / 1000)} s on the store`)
+      return
+    }
+    this.opts.log?.(`scheduler: the schedule went quiet for ${Math.round(quietMs / 1000)} s; re-armed`)
+    this.kick()
   }
 
   private free(): number {
@@ -122,6 +194,7 @@ export class Scheduler {
   private async tick(): Promise<void> {
     if (this.stopped) return
     let now = this.now()
+    await this.releaseHeld(now)
     // catch-up runs whose jittered start has come
     while (this.free() > 0) {
       const top = this.waiting.peek()
@@ -135,12 +208,14 @@ export class Scheduler {
       const claims = await this.service.monitors.claimDue(now, this.free(), this.opts.claimLeaseMs)
       now = this.now()
       const window = this.opts.catchUpMs ?? 60_000
+      // after failed ticks, what fell due during the outage is caught up like after a restart
+      const spreadBefore = this.failures > 0 ? now : this.startedAt
       for (const c of claims) {
         if (this.stopped) {
           await this.service.monitors.releaseClaim(c.monitor.id)
           continue
         }
-        if (c.due_at < this.startedAt && window > 0) {
+        if (c.due_at < spreadBefore && window > 0) {
           // fell due while we were not running: spread over the window (at most one interval)
           const spread = Math.min(window, c.monitor.interval_seconds * 1000)
           const at = now + Math.floor(Math.random() * spread)
@@ -156,27 +231,66 @@ export class Scheduler {
   private arm(nextDue: number | null): void {
     if (this.stopped) return
     const now = this.now()
-    const candidates = [nextDue, this.waiting.peek()?.due].filter((x): x is number => typeof x === 'number')
+    const candidates = [nextDue, this.waiting.peek()?.due, this.held.peek()?.due].filter(
+      (x): x is number => typeof x === 'number',
+    )
     let delay = this.opts.pollMs ?? 1000
     if (candidates.length > 0) delay = Math.min(delay, Math.max(0, Math.min(...candidates) - now))
     // full: the next run's end kicks us
     if (!this.canClaim()) delay = this.opts.pollMs ?? 1000
-    if (this.timer) clearTimeout(this.timer)
-    this.timer = setTimeout(() => this.kick(), delay)
-    this.timer.unref()
+    this.setTimer(delay)
+  }
+
+  /** Held runs whose next slot has come go back to the store, which hands them out again. */
+  private async releaseHeld(now: number): Promise<void> {
+    for (;;) {
+      const top = this.held.peek()
+      if (!top || top.due > now) return
+      this.held.pop()
+      const claim = this.heldClaims.get(top.id)
+      if (!claim) continue
+      try {
+        await this.service.monitors.releaseClaim(top.id)
+        this.heldClaims.delete(top.id)
+      } catch (err) {
+        // still no store: hold on to it for one more slot
+        this.held.push({ due: nextRunAfter(top.id, claim.monitor.interval_seconds, now), id: top.id })
+        throw err
+      }
+    }
+  }
+
+  /**
+   * A run that reached (or may have reached) its site but whose result could not be saved keeps
+   * its claim until the monitor's next slot: the store still says "due", and handing it straight
+   * back would run it again at once, in a loop (a full disk made a 1 s monitor send 317 checks/s).
+   */
+  private hold(c: Claim, startedAt: number, err: unknown): void {
+    const until = nextRunAfter(c.monitor.id, c.monitor.interval_seconds, startedAt)
+    this.held.push({ due: until, id: c.monitor.id })
+    this.heldClaims.set(c.monitor.id, c)
+    this.stats.held++
+    this.opts.log?.(
+      `monitor ${c.monitor.id}: run could not be saved (${(err as Error).message}); next try at ${new Date(until).toISOString()}`,
+    )
   }
 
   private launch(c: Claim): void {
     this.queued++
+    let startedAt = this.now()
     const work = this.opts.capacity
       .acquire(c.monitor.user_id, { waitMs: Infinity, signal: this.abort.signal })
       .then(
         (slot) => {
           this.queued--
           // the run starts now, with its slot (it may have waited for one, e.g. at the per-user cap)
+          startedAt = this.now()
           this.stats.started++
-          this.stats.lags.push(this.now() - c.due_at)
-          return this.runInSlot(c, slot)
+          this.stats.lags.push(startedAt - c.due_at)
+          return this.runInSlot(c, slot).catch((err) => {
+            if (this.stopped) throw err
+            this.hold(c, startedAt, err)
+          })
         },
         async (err) => {
           this.queued--
@@ -209,9 +323,13 @@ export class Scheduler {
     this.stopped = true
     if (this.timer) clearTimeout(this.timer)
     if (this.sweeper) clearInterval(this.sweeper)
+    if (this.watchdog) clearInterval(this.watchdog)
     this.abort.abort(new Error('The scheduler stopped'))
-    for (const id of this.waitingClaims.keys()) await this.service.monitors.releaseClaim(id)
+    for (const id of this.waitingClaims.keys()) await this.service.monitors.releaseClaim(id).catch(() => {})
     this.waitingClaims.clear()
+    // held runs stay due in the store (next_run_at unchanged): the next start catches them up
+    for (const id of this.heldClaims.keys()) await this.service.monitors.releaseClaim(id).catch(() => {})
+    this.heldClaims.clear()
     while (this.running.size > 0) await Promise.allSettled([...this.running])
   }
 }

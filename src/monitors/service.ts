@@ -255,12 +255,15 @@ export class MonitorService {
     } catch (err) {
       if (err instanceof RunRefused && (err.code === 'check_failed' || err.code === 'invalid_url'))
         failure = { code: err.code, message: err.message }
-      else {
-        if (trigger === 'schedule') await this.o.monitors.releaseClaim(m.id)
-        if (err instanceof RunRefused && err.code === 'insufficient_credits') {
-          if (trigger === 'schedule') await this.pauseForCredits(m.user_id)
-          return { kind: 'no_credits' }
+      else if (err instanceof RunRefused && err.code === 'insufficient_credits') {
+        if (trigger === 'schedule') {
+          await this.o.monitors.releaseClaim(m.id)
+          await this.pauseForCredits(m.user_id)
         }
+        return { kind: 'no_credits' }
+      } else {
+        // the store failed (the check may have reached the site): the scheduler holds the claim
+        // until the next slot instead of giving it back, which would run it again at once
         throw err
       }
     }

@@ -19,9 +19,9 @@ export interface ServerOptions {
   limits: Limits
   /** Whole-check budget, ms. */
   checkTimeoutMs: number
-  /** Accounts and the dashboard at `/` (DESIGN §10); without it neither is served. */
+  /** Accounts and the dashboard at `/` (docs/decisions.md#accounts-and-the-dashboard); without it neither is served. */
   accounts?: Accounts
-  /** Monitors and alerts (DESIGN.md §9); their routes exist when it is given. */
+  /** Monitors and alerts (docs/decisions.md#monitors-and-alerts); their routes exist when it is given. */
   monitoring?: Monitoring
   /** Shared rate-limit windows (memory, PostgreSQL or Redis); in memory when omitted. */
   limiter?: RateLimiter

@@ -17,6 +17,7 @@ export class ServiceError extends Error {
 }
 
 export const badRequest = (message: string) => new ServiceError(400, 'invalid_url', message)
+export const conflict = (message: string) => new ServiceError(409, 'conflict', message)
 export const notFound = (message = 'Not found.') => new ServiceError(404, 'not_found', message)
 export const internalError = () =>
   new ServiceError(500, 'internal_error', 'Something went wrong on our side. Please try again in a moment.')

@@ -132,3 +132,105 @@ describe('scheduler', () => {
     }
   })
 })
+
+/** A fake service over one monitor whose store and runs fail as the test says. */
+function flaky(intervalSeconds: number) {
+  const m = { ...monitor(0), interval_seconds: intervalSeconds, next_run_at: Date.now() }
+  const s = {
+    failClaims: 0,
+    failRuns: false,
+    claimed: false,
+    claims: 0,
+    releases: 0,
+    /** Runs that reached the site (the run started). */
+    runs: [] as number[],
+    log: [] as string[],
+  }
+  const fake = {
+    monitors: {
+      claimDue: async (now: number) => {
+        if (s.failClaims > 0) {
+          s.failClaims--
+          throw new Error('connection terminated unexpectedly')
+        }
+        if (s.claimed || m.next_run_at! > now) return []
+        s.claimed = true
+        s.claims++
+        return [{ monitor: m, due_at: m.next_run_at! }]
+      },
+      nextDueAt: async () => (s.claimed ? null : m.next_run_at),
+      releaseClaim: async () => {
+        s.releases++
+        s.claimed = false
+      },
+    },
+    run: async (_m: MonitorRecord, _t: string, dueAt: number) => {
+      s.runs.push(Date.now())
+      await new Promise((r) => setTimeout(r, 5))
+      if (s.failRuns) throw new Error('ENOSPC: no space left on device, write')
+      // saved: the next slot, the claim ends
+      m.next_run_at = dueAt + intervalSeconds * 1000
+      s.claimed = false
+    },
+    resumeCreditPaused: async () => 0,
+  }
+  const scheduler = new Scheduler(fake as unknown as MonitorService, {
+    capacity: new CheckCapacity({ maxConcurrent: 4, maxPerUser: 4 }),
+    catchUpMs: 0,
+    pollMs: 20,
+    maxBackoffMs: 80,
+    watchdogMs: 200,
+    log: (l) => s.log.push(l),
+  })
+  return { s, m, scheduler }
+}
+
+describe('scheduler faults', () => {
+  it('keeps ticking after failed ticks (a database blip) and runs the due monitor once it is back', async () => {
+    const { s, scheduler } = flaky(60)
+    s.failClaims = 5
+    scheduler.start()
+    try {
+      await expect.poll(() => s.runs.length, { timeout: 3000 }).toBe(1)
+      expect(s.log.some((l) => /tick failed/.test(l))).toBe(true)
+      expect(s.log.some((l) => /recovered/.test(l))).toBe(true)
+    } finally {
+      await scheduler.stop()
+    }
+  })
+
+  it('holds a run whose result cannot be saved until its next slot: one run per interval, not a loop', async () => {
+    const { s, scheduler } = flaky(1)
+    s.failRuns = true
+    scheduler.start()
+    try {
+      await new Promise((r) => setTimeout(r, 2600))
+      // a 1 s monitor over 2.6 s: at most 3 runs reach the site (before: hundreds)
+      expect(s.runs.length).toBeGreaterThanOrEqual(2)
+      expect(s.runs.length).toBeLessThanOrEqual(4)
+      for (let i = 1; i < s.runs.length; i++) expect(s.runs[i] - s.runs[i - 1]).toBeGreaterThan(450)
+      expect(s.log.some((l) => /could not be saved/.test(l))).toBe(true)
+      // the store is back: runs go on as usual
+      s.failRuns = false
+      const before = s.runs.length
+      await expect.poll(() => s.runs.length, { timeout: 3000 }).toBeGreaterThan(before + 1)
+    } finally {
+      await scheduler.stop()
+    }
+  })
+
+  it('a watchdog re-arms a schedule that went quiet', async () => {
+    const { s, scheduler } = flaky(60)
+    scheduler.start()
+    try {
+      await expect.poll(() => s.runs.length, { timeout: 2000 }).toBe(1)
+      // something lost the timer (as a failed tick used to)
+      clearTimeout((scheduler as unknown as { timer?: NodeJS.Timeout }).timer)
+      const ticks = scheduler.stats.ticks
+      await expect.poll(() => scheduler.stats.ticks, { timeout: 2000 }).toBeGreaterThan(ticks + 1)
+      expect(s.log.some((l) => /went quiet/.test(l))).toBe(true)
+    } finally {
+      await scheduler.stop()
+    }
+  })
+})

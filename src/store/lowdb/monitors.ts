@@ -329,11 +329,9 @@ export class LowdbMonitorStore implements MonitorStore {
       if (ends) this.claimed.delete(m.id)
       return undefined
     }
-    try {
-      await this.write({ t: 'r', m, r: run, e: events })
-    } finally {
-      if (ends) this.claimed.delete(m.id)
-    }
+    // a failed write keeps the claim: the scheduler holds it until the next slot, then releases it
+    await this.write({ t: 'r', m, r: run, e: events })
+    if (ends) this.claimed.delete(m.id)
     const now = this.monitors.get(m.id)
     if (now) this.schedule(now)
     return now
