@@ -7,8 +7,10 @@ import type { CheckCapacity } from '../capacity/index.js'
 import { CheckError, assertTargetAllowed, parseTargetUrl, type CheckReport } from '../checks/index.js'
 import {
   DEFAULT_DOWN_AFTER,
+  DEFAULT_RECOVER_AFTER,
   INTERVAL,
   type Alerts,
+  type AlertsView,
   type ChannelRequest,
   type LastCheck,
   type MonitorCreate,
@@ -16,6 +18,7 @@ import {
 } from '../contract/monitors.js'
 import { RunRefused, runForUser, type RunDeps, type RunHow } from '../runs/index.js'
 import type { ChannelRecord, MonitorRecord, MonitorStore, RunRecord } from '../store/monitors.js'
+import { DuplicateRefError } from '../store/errors.js'
 import type { CheckRecord, Store } from '../store/types.js'
 import { AlertDispatcher, eventRecords } from './alerts/index.js'
 import type { Deliverer } from './channels/deliver.js'
@@ -46,9 +49,16 @@ export class MonitorInputError extends Error {
   constructor(
     message: string,
     readonly notFound = false,
+    /** A unique name (a ref) is taken: the routes' 409. */
+    readonly conflict = false,
   ) {
     super(message)
   }
+}
+
+function refTaken(err: unknown): never {
+  if (err instanceof DuplicateRefError) throw new MonitorInputError(err.message, false, true)
+  throw err
 }
 
 export type RunOutcome =
@@ -115,10 +125,13 @@ export class MonitorService {
     return s
   }
 
-  private alertRules(a: Alerts | undefined, prev?: MonitorRecord['alerts']): MonitorRecord['alerts'] {
+  private alertRules(a: Alerts | undefined, prev?: MonitorRecord['alerts']): AlertsView {
     return {
       down_after: a?.down_after ?? prev?.down_after ?? DEFAULT_DOWN_AFTER,
       min_score: a?.min_score !== undefined ? a.min_score : (prev?.min_score ?? null),
+      recover_after: a?.recover_after ?? prev?.recover_after ?? DEFAULT_RECOVER_AFTER,
+      remind_every_minutes:
+        a?.remind_every_minutes !== undefined ? a.remind_every_minutes : (prev?.remind_every_minutes ?? null),
     }
   }
 
@@ -140,8 +153,10 @@ export class MonitorService {
           throw err
         }
       }
+      const labels = { name: r.name ?? null, source: r.source ?? null }
       const same = keep.find((c) => c.type === r.type && c.target === target)
-      if (same) return same
+      // the same channel keeps its id and secret; a file may rename it or change how it is written
+      if (same) return { ...same, name: r.name ?? same.name ?? null, source: r.source ?? same.source ?? null }
       const id = nextId(this.now())
       let sealed: string | null = null
       if (r.type === 'webhook') {
@@ -149,7 +164,7 @@ export class MonitorService {
         secrets.set(id, secret)
         sealed = this.o.secrets.seal(secret)
       }
-      return { id, type: r.type, target, secret_sealed: sealed }
+      return { id, type: r.type, target, secret_sealed: sealed, ...labels }
     })
   }
 
@@ -159,6 +174,8 @@ export class MonitorService {
     userId: string,
     body: MonitorCreate,
   ): Promise<{ monitor: MonitorRecord; secrets: Map<string, string> }> {
+    if (body.type === 'heartbeat' || body.url === undefined)
+      throw new MonitorInputError('Heartbeat monitors are not available on this server yet (type).')
     const url = this.target(body.url)
     const interval = this.interval(body.interval_seconds)
     const secrets = new Map<string, string>()
@@ -168,6 +185,7 @@ export class MonitorService {
     const m: MonitorRecord = {
       id,
       user_id: userId,
+      ref: body.ref ?? null,
       url,
       name: body.name ?? new URL(url).host,
       interval_seconds: interval,
@@ -182,8 +200,9 @@ export class MonitorService {
       alerts: this.alertRules(body.alerts),
       channels,
       memory: INITIAL_MEMORY,
+      assertions: body.assertions ?? [],
     }
-    await this.o.monitors.createMonitor(m)
+    await this.o.monitors.createMonitor(m).catch(refTaken)
     this.onScheduleChange()
     return { monitor: m, secrets }
   }
@@ -217,13 +236,15 @@ export class MonitorService {
         next.next_run_at = Math.min(next.next_run_at, now + next.interval_seconds * 1000)
     }
     if (patch.name !== undefined) next.name = patch.name
+    if (patch.assertions !== undefined) next.assertions = patch.assertions
+    if (patch.ref !== undefined) next.ref = patch.ref
     if (patch.alerts !== undefined) next.alerts = this.alertRules(patch.alerts, prev.alerts)
     if (patch.channels !== undefined) next.channels = this.channels(patch.channels, prev.channels, secrets)
     if (patch.paused === true && !prev.paused)
       Object.assign(next, { paused: true, paused_reason: 'user', next_run_at: null })
     if (patch.paused === false && prev.paused)
       Object.assign(next, { paused: false, paused_reason: null, next_run_at: now })
-    const saved = await this.o.monitors.updateMonitor(next)
+    const saved = await this.o.monitors.updateMonitor(next).catch(refTaken)
     if (!saved) throw new MonitorInputError('No monitor with this id for this API key.', true)
     this.onScheduleChange()
     return { monitor: saved, secrets }
