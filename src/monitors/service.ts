@@ -9,8 +9,10 @@ import { assertTargetAllowed, parseTargetUrl } from '../checks/guard.js'
 import type { CheckReport } from '../checks/types.js'
 import {
   DEFAULT_DOWN_AFTER,
+  DEFAULT_RECOVER_AFTER,
   INTERVAL,
   type Alerts,
+  type AlertsView,
   type ChannelRequest,
   type Delivery,
   type LastCheck,
@@ -126,10 +128,13 @@ export class MonitorService {
     return s
   }
 
-  private alerts(a: Alerts | undefined, prev?: MonitorRecord['alerts']): MonitorRecord['alerts'] {
+  private alerts(a: Alerts | undefined, prev?: MonitorRecord['alerts']): AlertsView {
     return {
       down_after: a?.down_after ?? prev?.down_after ?? DEFAULT_DOWN_AFTER,
       min_score: a?.min_score !== undefined ? a.min_score : (prev?.min_score ?? null),
+      recover_after: a?.recover_after ?? prev?.recover_after ?? DEFAULT_RECOVER_AFTER,
+      remind_every_minutes:
+        a?.remind_every_minutes !== undefined ? a.remind_every_minutes : (prev?.remind_every_minutes ?? null),
     }
   }
 
@@ -172,6 +177,8 @@ export class MonitorService {
     userId: string,
     body: MonitorCreate,
   ): Promise<{ monitor: MonitorRecord; secrets: Map<string, string> }> {
+    if (body.type === 'heartbeat' || body.url === undefined)
+      throw new MonitorInputError('Heartbeat monitors are not available on this server yet (type).')
     const url = this.target(body.url)
     const interval = this.interval(body.interval_seconds)
     const secrets = new Map<string, string>()
@@ -196,6 +203,7 @@ export class MonitorService {
       alerts: this.alerts(body.alerts),
       channels,
       memory: INITIAL_MEMORY,
+      assertions: body.assertions ?? [],
     }
     await this.o.monitors.createMonitor(m).catch(refTaken)
     this.onScheduleChange()
@@ -231,6 +239,7 @@ export class MonitorService {
         next.next_run_at = Math.min(next.next_run_at, now + next.interval_seconds * 1000)
     }
     if (patch.name !== undefined) next.name = patch.name
+    if (patch.assertions !== undefined) next.assertions = patch.assertions
     if (patch.ref !== undefined) next.ref = patch.ref
     if (patch.alerts !== undefined) next.alerts = this.alerts(patch.alerts, prev.alerts)
     if (patch.channels !== undefined) next.channels = this.channels(patch.channels, prev.channels, secrets)
