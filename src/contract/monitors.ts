@@ -270,6 +270,15 @@ export const LastCheck = z
     risk_level: RiskLevel,
     status: z.string().meta({ description: 'Overall status of the check (ok, warning, needs_review…).' }),
     created_at: DateTime,
+    response_time_ms: z
+      .int()
+      .min(0)
+      .nullable()
+      .optional()
+      .meta({ description: 'How long the site took to answer this check.' }),
+    certificate_expires_at: DateTime.nullable()
+      .optional()
+      .meta({ description: "When the site's TLS certificate expires (null: no certificate seen)." }),
   })
   .meta({ id: 'MonitorLastCheck' })
 export type LastCheck = z.infer<typeof LastCheck>

@@ -48,6 +48,8 @@ export interface MonitorServiceOptions {
   /** Replaces the engine (tests of the scheduler at scale). */
   check?: (url: string) => Promise<CheckReport>
   log?: (line: string) => void
+  /** Check durations and outcomes for /metrics. */
+  metrics?: RunDeps['metrics']
 }
 
 /** Bad input, as the routes' 400 / 404 answers. */
@@ -77,6 +79,13 @@ export type RunOutcome =
     }
   | { kind: 'no_credits' }
 
+/** The certificate's end of validity from the https_ssl signal's details, as ISO; null when none. */
+function certificateExpiry(details: Record<string, unknown> | undefined): string | null {
+  const v = details?.validTo
+  const t = typeof v === 'string' ? Date.parse(v) : NaN
+  return Number.isFinite(t) ? new Date(t).toISOString() : null
+}
+
 export class MonitorService {
   readonly minInterval: number
   private readonly now: () => number
@@ -101,6 +110,7 @@ export class MonitorService {
       checkTimeoutMs: o.checkTimeoutMs,
       check: o.check,
       log: o.log,
+      metrics: o.metrics,
     }
   }
 
@@ -304,6 +314,8 @@ export class MonitorService {
         risk_level: check.risk_level,
         status: report.status,
         created_at: check.created_at,
+        response_time_ms: Math.max(0, Math.round(report.responseTimeMs)),
+        certificate_expires_at: certificateExpiry(check.checks.https_ssl?.details),
       }
       responseMs = Math.max(0, Math.round(report.responseTimeMs))
       obs = observeCheck(last, check.checks)

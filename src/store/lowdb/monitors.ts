@@ -407,6 +407,11 @@ export class LowdbMonitorStore implements MonitorStore {
         }
   }
 
+  /** Every monitor as stored (the /metrics gauges). */
+  records(): IterableIterator<MonitorRecord> {
+    return this.monitors.values()
+  }
+
   async creditPausedUsers(): Promise<string[]> {
     const users = new Set<string>()
     for (const m of this.monitors.values()) if (m.paused_reason === 'credits') users.add(m.user_id)
