@@ -3,6 +3,7 @@
 // cold: the page edited before each request, so the view is rebuilt), and GET /metrics with 10,000
 // monitors (time and size). Run: npm run build && flock /tmp/bench.lock node bench/public-face.js
 import { randomUUID } from 'node:crypto'
+import { performance } from 'node:perf_hooks'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -84,7 +85,7 @@ try {
   const { app } = createApp(opts)
   const time = async (path) => {
     const t = performance.now()
-    const res = await app.fetch(new Request(`http://127.0.0.1${path}`))
+    const res = await app.fetch(new globalThis.Request(`http://127.0.0.1${path}`))
     const body = await res.text()
     return { ms: performance.now() - t, bytes: body.length, status: res.status }
   }
