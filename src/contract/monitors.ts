@@ -94,7 +94,7 @@ export const AlertsView = z
   .meta({ id: 'MonitorAlertsView' })
 export type AlertsView = z.infer<typeof AlertsView>
 
-/** What a monitors-as-code file (DESIGN.md §13) says about a channel, beside its target. */
+/** What a monitors-as-code file (docs/decisions.md#monitors-as-code) says about a channel, beside its target. */
 const ChannelLabels = {
   name: z
     .string()
@@ -156,7 +156,7 @@ export type Channel = z.infer<typeof Channel>
 const Channels = z.array(ChannelRequest).max(10)
 const Name = z.string().trim().min(1).max(100)
 
-/** A monitor's name in a monitors-as-code file (DESIGN.md §13): unique per user. */
+/** A monitor's name in a monitors-as-code file (docs/decisions.md#monitors-as-code): unique per user. */
 export const MONITOR_REF_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$'
 export const MonitorRef = z
   .string()
