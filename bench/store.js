@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Benchmark 2, store scaling. For 100, 10 000 and 100 000 saved checks (over 10 users, seeded
  * through the Store interface with checks.import in batches), start `serve` on the data dir and time,
@@ -10,7 +11,7 @@
  */
 import { performance } from 'node:perf_hooks'
 import { runCheck } from '../dist/checks/index.js'
-import { toCheckRecord } from '../dist/server/mapping.js'
+import { toCheckRecord } from '../dist/runs/index.js'
 import { DEFAULT_SHARD_SIZE, openStore } from '../dist/store/index.js'
 import {
   NO_LIMITS,

@@ -1,5 +1,5 @@
 import { Command, Flags } from '@oclif/core'
-import { StartupError, startServer } from '../server/serve.js'
+import { StartupError, startServer } from '../serve/index.js'
 import { DataDirLockedError, DatabaseError } from '../store/index.js'
 import { redactUrl } from '../store/postgres/url.js'
 import { SIGNUP_POLICIES } from '../accounts/service.js'
@@ -97,6 +97,22 @@ With --database-url (or SITEHEALTH_DATABASE_URL) a postgres:// URL, data lives i
       min: 1,
       max: 120,
     }),
+    'lab-browser': Flags.string({
+      description:
+        'Measure performance with Lighthouse in this Chromium/Chrome (a path, or "auto" to find one); off by default: the estimate only.',
+    }),
+    'lab-concurrency': Flags.integer({
+      description: 'Lab runs at once; more wait in a queue.',
+      default: 1,
+      min: 1,
+      max: 8,
+    }),
+    'lab-timeout': Flags.integer({
+      description: 'Seconds one lab run may take before the check falls back to the estimate.',
+      default: 45,
+      min: 5,
+      max: 300,
+    }),
     signup: Flags.string({
       description:
         'Who may create a dashboard account: open (anyone, with the initial credits), invite (invite links from an admin) or closed (admins create accounts).',
@@ -188,6 +204,11 @@ With --database-url (or SITEHEALTH_DATABASE_URL) a postgres:// URL, data lives i
       default: 3600,
       min: 1,
     }),
+    'metrics-token': Flags.string({
+      description:
+        'Serve Prometheus metrics at GET /metrics to requests with `Authorization: Bearer <token>` (off when unset).',
+      env: 'SITEHEALTH_METRICS_TOKEN',
+    }),
     'redis-url': Flags.string({
       description:
         'Keep rate-limit windows in Redis (redis://[:password@]host:6379[/db]) instead of memory or PostgreSQL.',
@@ -221,6 +242,13 @@ With --database-url (or SITEHEALTH_DATABASE_URL) a postgres:// URL, data lives i
           apiWindowSec: flags['rate-window'],
         },
         checkTimeoutMs: flags['check-timeout'] * 1000,
+        lab: flags['lab-browser']
+          ? {
+              browser: flags['lab-browser'],
+              concurrency: flags['lab-concurrency'],
+              timeoutMs: flags['lab-timeout'] * 1000,
+            }
+          : undefined,
         monitors: {
           minInterval: flags['min-interval'],
           smtpUrl: flags['smtp-url'],
@@ -244,6 +272,7 @@ With --database-url (or SITEHEALTH_DATABASE_URL) a postgres:// URL, data lives i
         failureLimit: flags['failure-limit'],
         failureWindowSec: flags['failure-window'],
         maxConnections: flags['max-connections'],
+        metricsToken: flags['metrics-token'] || undefined,
       })
     } catch (err) {
       if (err instanceof DataDirLockedError) this.error(err.message, { exit: 1 })

@@ -2,13 +2,15 @@
  * Monitoring inside `serve`: the secret box, the deliverer, the service and the scheduler, built
  * and stopped together.
  */
+import type { LabRunner } from '../checks/lab-outcome.js'
 import type { CheckCapacity } from '../capacity/index.js'
 import type { MonitorStore } from '../store/monitors.js'
 import type { Store } from '../store/types.js'
 import { Deliverer, type DeliveryOptions } from './channels/deliver.js'
 import { Scheduler, type SchedulerOptions } from './scheduler.js'
-import { secretBox } from './secrets.js'
+import { secretBox } from '../shared/secret-box.js'
 import { MonitorService } from './service.js'
+import type { Metrics } from '../metrics/index.js'
 
 export interface MonitoringOptions {
   store: Store
@@ -16,6 +18,8 @@ export interface MonitoringOptions {
   secretKey: string
   allowPrivateTargets: boolean
   checkTimeoutMs: number
+  /** The lab browser (serve --lab-browser), for monitors that ask for it. */
+  lab?: LabRunner
   minInterval?: number
   /** The server's caps on checks in flight: scheduled runs take their slots here. */
   capacity: CheckCapacity
@@ -27,6 +31,8 @@ export interface MonitoringOptions {
    */
   deliverySweepMs?: number
   log?: (line: string) => void
+  /** Check durations, outcomes and scheduler lag for /metrics. */
+  metrics?: Metrics
 }
 
 export interface Monitoring {
@@ -50,11 +56,19 @@ export async function startMonitoring(o: MonitoringOptions): Promise<Monitoring>
     secrets: box,
     allowPrivateTargets: o.allowPrivateTargets,
     checkTimeoutMs: o.checkTimeoutMs,
+    lab: o.lab,
     capacity: o.capacity,
     minInterval: o.minInterval,
     log: o.log,
+    metrics: o.metrics,
   })
-  const scheduler = new Scheduler(service, { ...o.scheduler, capacity: o.capacity, log: o.log })
+  const metrics = o.metrics
+  const scheduler = new Scheduler(service, {
+    ...o.scheduler,
+    capacity: o.capacity,
+    log: o.log,
+    ...(metrics ? { onLag: (ms: number) => metrics.observeLag(ms) } : {}),
+  })
   service.onScheduleChange = () => scheduler.kick()
   await service.sweepDeliveries()
   scheduler.start()

@@ -6,13 +6,18 @@
  * RunRefused into their own answer (the envelope, a dashboard page, a monitor's failed run).
  */
 import { CapacityExceededError, type CheckCapacity, type Slot } from '../capacity/index.js'
-import { CheckError } from '../checks/errors.js'
-import { assertTargetAllowed, parseTargetUrl } from '../checks/guard.js'
-import { runCheck } from '../checks/index.js'
-import type { CheckReport } from '../checks/types.js'
-import type { FailureBudget } from '../server/failure-budget.js'
-import { toCheckRecord } from '../server/mapping.js'
+import {
+  CheckError,
+  assertTargetAllowed,
+  parseTargetUrl,
+  runCheck,
+  type CheckReport,
+} from '../checks/index.js'
+import type { FailureBudget } from './failure-budget.js'
+import { toCheckRecord } from './record.js'
+import type { LabRunner } from '../checks/lab-outcome.js'
 import type { CheckRecord, Store } from '../store/types.js'
+import type { CheckOutcome } from '../metrics/index.js'
 
 export interface RunDeps {
   store: Store
@@ -22,8 +27,12 @@ export interface RunDeps {
   checkTimeoutMs: number
   /** Replaces the engine (tests and benchmarks of the scheduler at scale). */
   check?: (url: string) => Promise<CheckReport>
+  /** The lab browser (`serve --lab-browser`); runs that ask for `pagespeed: 'lab'` are measured there. */
+  lab?: LabRunner
   /** Where a refusal's private detail goes (e.g. which address a blocked name resolved to). */
   log?: (line: string) => void
+  /** Check durations and outcomes for /metrics. */
+  metrics?: { observeCheck(outcome: CheckOutcome, seconds: number): void }
 }
 
 export interface RunHow {
@@ -34,9 +43,16 @@ export interface RunHow {
   signal?: AbortSignal
   /** Free failures are counted per key (API keys; `user:<id>` for the dashboard). */
   budget?: { failures: FailureBudget; key: string }
+  /**
+   * 'lab': measure performance in the lab browser when the server has one (on-demand checks and
+   * monitors that ask for it); 'estimate' (the default): the estimate only. Still one credit.
+   */
+  pagespeed?: Pagespeed
   /** The server waits for these on shutdown. */
   inFlight?: Set<Promise<unknown>>
 }
+
+export type Pagespeed = 'lab' | 'estimate'
 
 export type RefusalCode =
   'invalid_url' | 'rate_limited' | 'insufficient_credits' | 'server_busy' | 'check_failed'
@@ -112,22 +128,28 @@ export async function runForUser(
     const slot = held
     const work = (async (): Promise<RunDone> => {
       let report: CheckReport
+      const started = performance.now()
+      const observe = (outcome: CheckOutcome) =>
+        deps.metrics?.observeCheck(outcome, (performance.now() - started) / 1000)
       try {
         report = deps.check
           ? await deps.check(target.href)
           : await runCheck(target.href, {
               allowPrivateTargets: deps.allowPrivateTargets,
               totalTimeoutMs: deps.checkTimeoutMs,
+              lab: how.pagespeed === 'lab' ? deps.lab : undefined,
             })
       } catch (err) {
         await store.users.releaseCredit(reservation).catch(() => {})
         const refused = refusal(err, deps)
+        observe(refused instanceof RunRefused ? (refused.code as CheckOutcome) : 'error')
         if (budget && refused instanceof RunRefused && refused.code === 'check_failed')
           budget.failures.record(budget.key)
         throw refused
       } finally {
         slot.release()
       }
+      observe('saved')
       try {
         const saved = await store.checks.commit(reservation, { user_id: userId, ...toCheckRecord(report) })
         return { check: saved.check, report, remaining: saved.remaining }

@@ -47,7 +47,9 @@ export function runDeps(opts: ServerOptions): RunDeps {
     capacity: opts.capacity,
     allowPrivateTargets: opts.allowPrivateTargets,
     checkTimeoutMs: opts.checkTimeoutMs,
+    lab: opts.lab,
     log: opts.log,
+    metrics: opts.metrics?.registry,
   }
 }
 

@@ -4,6 +4,7 @@
  * implements it in its own file (src/store/lowdb/monitors.ts, …). Durability contract as for the
  * rest of the store: a resolved write is on disk.
  */
+import type { PagespeedMethod } from '../contract/schemas.js'
 import type { Assertion, AssertionResult } from '../contract/monitoring.js'
 import type {
   AlertsView,
@@ -21,7 +22,7 @@ export interface ChannelRecord {
   type: ChannelType
   /** The URL (webhook, slack, discord, teams) or address (email), unmasked. */
   target: string
-  /** Webhook signing secret, sealed with the server's secret key (src/monitors/secrets.ts). */
+  /** Webhook signing secret, sealed with the server's secret key (src/shared/secret-box.ts). */
   secret_sealed: string | null
   /** Its name in a monitors-as-code file (absent in records older than the field). */
   name?: string | null
@@ -63,6 +64,8 @@ export interface MonitorRecord {
   url: string
   name: string
   interval_seconds: number
+  /** DESIGN §14; absent on monitors stored before it existed (read as 'estimate'). */
+  pagespeed?: PagespeedMethod
   paused: boolean
   paused_reason: 'user' | 'credits' | null
   /** The state before a pause (restored on resume); the wire state is `paused` while paused. */

@@ -44,7 +44,7 @@ beforeAll(async () => {
   served = await startServe({ args: ['--min-interval', '1', '--quiet'] })
   home = await mkdtemp(join(tmpdir(), 'sitehealth-sp-home-'))
   key = (await served.createKey({ user: 'sp', credits: 500 })).key
-}, 60_000)
+}, 120_000)
 
 afterAll(async () => {
   await served?.stop()

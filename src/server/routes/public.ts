@@ -20,7 +20,7 @@ import { pageQuery, TIME_CURSOR } from '../page-query.js'
 import type { ServerOptions } from '../context.js'
 import { badRequest, notFound } from '../errors.js'
 import { toRunResult } from '../mapping.js'
-import { FailureBudget } from '../failure-budget.js'
+import { FailureBudget } from '../../runs/index.js'
 import { DEFAULT_CAPACITY_WAIT_MS, keyGuard, refusedAsServiceError, runDeps } from '../guard.js'
 import type { RateLimiter } from '../rate-limit.js'
 
@@ -49,9 +49,11 @@ export function publicRoutes(
     const body = await readJson(event)
     if (!body || typeof body !== 'object' || !('url' in body))
       throw badRequest('The body must be a JSON object with a `url` field: a full http or https URL.')
-    const { url } = parseWith(RunRequest, body, 'request body')
+    const { url, pagespeed } = parseWith(RunRequest, body, 'request body')
     try {
       const done = await runForUser(deps, key.user_id, url, {
+        // on-demand checks are measured in the lab browser when the server has one (DESIGN §14)
+        pagespeed: pagespeed ?? 'lab',
         waitMs: capacityWaitMs,
         budget: { failures, key: key.id },
         inFlight,

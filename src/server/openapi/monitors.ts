@@ -1,0 +1,123 @@
+/**
+ * The OpenAPI paths of the monitor routes (docs/decisions.md#monitors-and-alerts), from the same contract schemas the
+ * routes validate with (src/contract/monitors.ts registers them by id).
+ */
+import '../../contract/monitors.js'
+
+type Json = Record<string, any>
+
+export interface OpenApiHelpers {
+  ok: (schemaId: string, description: string, status?: string, headers?: boolean) => Json
+  errors: (...statuses: number[]) => Json
+  json: (schema: Json) => Json
+  ref: (id: string) => Json
+  /** A JSON body of a contract schema, with its example. */
+  body: (schemaId: string) => Json
+  /** A 204 with the key routes' headers. */
+  noContent: (description: string) => Json
+}
+
+export function monitorPaths(h: OpenApiHelpers): Json {
+  const key = [{ apiKey: [] }]
+  const tags = ['monitors']
+  const id = { name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }
+  const paging = [
+    {
+      name: 'limit',
+      in: 'query',
+      required: false,
+      schema: { type: 'integer', enum: [10, 25, 50], default: 10 },
+    },
+    {
+      name: 'cursor',
+      in: 'query',
+      required: false,
+      description: 'The `next_cursor` of the previous page.',
+      schema: { type: 'string', format: 'uuid' },
+    },
+  ]
+  return {
+    '/api/public/v1/monitors': {
+      post: {
+        tags,
+        operationId: 'createMonitor',
+        summary: 'Create a monitor',
+        description:
+          'Watches a URL on a schedule: every run is a saved check charged 1 credit. A webhook channel created here carries its signing `secret` in this response only.',
+        security: key,
+        requestBody: { required: true, content: h.body('MonitorCreate') },
+        responses: { ...h.ok('Monitor', 'The new monitor.', '201'), ...h.errors(400, 401, 409, 429, 500) },
+      },
+      get: {
+        tags,
+        operationId: 'listMonitors',
+        summary: 'List monitors, newest first',
+        security: key,
+        parameters: paging,
+        responses: { ...h.ok('MonitorList', 'One page of monitors.'), ...h.errors(400, 401, 429, 500) },
+      },
+    },
+    '/api/public/v1/monitors/{id}': {
+      get: {
+        tags,
+        operationId: 'getMonitor',
+        summary: 'One monitor',
+        security: key,
+        parameters: [id],
+        responses: { ...h.ok('Monitor', 'The monitor.'), ...h.errors(400, 401, 404, 429, 500) },
+      },
+      patch: {
+        tags,
+        operationId: 'updateMonitor',
+        summary: 'Change, pause or resume a monitor',
+        security: key,
+        parameters: [id],
+        requestBody: { required: true, content: h.body('MonitorPatch') },
+        responses: { ...h.ok('Monitor', 'The changed monitor.'), ...h.errors(400, 401, 404, 409, 429, 500) },
+      },
+      delete: {
+        tags,
+        operationId: 'deleteMonitor',
+        summary: 'Delete a monitor with its runs and events (its saved checks stay)',
+        security: key,
+        parameters: [id],
+        responses: { ...h.noContent('Deleted.'), ...h.errors(400, 401, 404, 429, 500) },
+      },
+    },
+    '/api/public/v1/monitors/{id}/run': {
+      post: {
+        tags,
+        operationId: 'runMonitor',
+        summary: 'Run a monitor now',
+        description:
+          'Runs and saves a check of the monitor URL now, charged 1 credit like any run and counted against the run limit; the run joins the monitor history and may raise alerts.',
+        security: key,
+        parameters: [id],
+        responses: {
+          ...h.ok('RunResult', 'The check result; the check is saved and 1 credit consumed.'),
+          ...h.errors(400, 401, 402, 404, 429, 500, 502),
+        },
+      },
+    },
+    '/api/public/v1/monitors/{id}/runs': {
+      get: {
+        tags,
+        operationId: 'listMonitorRuns',
+        summary: 'Runs of a monitor, newest first (saved and failed)',
+        security: key,
+        parameters: [id, ...paging],
+        responses: { ...h.ok('MonitorRuns', 'One page of runs.'), ...h.errors(400, 401, 404, 429, 500) },
+      },
+    },
+    '/api/public/v1/monitors/{id}/events': {
+      get: {
+        tags,
+        operationId: 'listMonitorEvents',
+        summary: 'Alerts a monitor raised, newest first, with their deliveries',
+        security: key,
+        parameters: [id, ...paging],
+        responses: { ...h.ok('MonitorEvents', 'One page of events.'), ...h.errors(400, 401, 404, 429, 500) },
+      },
+    },
+  }
+}
