@@ -361,6 +361,7 @@ describePg('several serve instances on one PostgreSQL database', () => {
         },
         monitors: { copied: 1, present: 0, runs: before.runs.length, events: before.events.length },
         accounts: { copied: 1, present: 0, sessions: 0, invites: 1, device_grants: 0 },
+        status_pages: { copied: 0, present: 0 },
       })
       const second = await cli(importArgs, env)
       expect(second.exitCode, second.stderr).toBe(0)
