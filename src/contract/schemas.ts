@@ -37,6 +37,7 @@ export const ERROR_CODES = [
   'not_found',
   'method_not_allowed',
   'server_busy',
+  'service_unavailable',
 ] as const
 export type ErrorCode = (typeof ERROR_CODES)[number]
 
