@@ -154,7 +154,7 @@ export async function stopChild(child) {
  * start-up time and helpers to create keys and stop it.
  */
 export async function startServe({ dataDir, args = [], adminToken: token, cli = CLI }) {
-  // with --database-url the admin token must come from the environment (DESIGN §8)
+  // with --database-url the admin token must come from the environment (docs/decisions.md#scale-out)
   const env = { SITEHEALTH_ADMIN_TOKEN: token ?? '' }
   const { child, url, startupMs, stderr } = await spawnServer(
     [cli, 'serve', '--port', '0', '--data-dir', dataDir, '--allow-private-targets', '--quiet', ...args],

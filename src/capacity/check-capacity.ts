@@ -1,5 +1,5 @@
 /**
- * Caps on checks in flight (DESIGN §9): one cap for the whole server and one per user, shared by
+ * Caps on checks in flight (docs/decisions.md#monitors-and-alerts): one cap for the whole server and one per user, shared by
  * API runs and scheduled monitor runs, so ten thousand monitors (or a flood of API runs at a
  * target that never answers) can never hold more outbound connections than the server allows.
  *

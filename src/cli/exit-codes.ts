@@ -1,5 +1,5 @@
 /**
- * Error -> exit code: the one table (DESIGN.md §2), applied by the base command's `catch`.
+ * Error -> exit code: the one table (docs/decisions.md#the-cli-surface), applied by the base command's `catch`.
  * Scripts branch on these numbers, so each one means one kind of failure a caller can act on.
  */
 import { stripVTControlCharacters } from 'node:util'
@@ -29,7 +29,7 @@ export const EXIT = {
 } as const
 
 /**
- * By error code (the API's codes of spec §7 and DESIGN.md §3, plus the client's own).
+ * By error code (the API's codes of spec §7 and docs/decisions.md#api-open-points, plus the client's own).
  * `not_found` is 2: the id the user typed (`get ID`, `keys revoke ID`) names nothing they can see,
  * which is an input problem, not a server fault. `check_failed` is 7: the API works, the target
  * site does not answer.
@@ -47,7 +47,7 @@ export const EXIT_CODE_BY_ERROR: Readonly<Record<string, number>> = {
   timeout: EXIT.failure,
   internal_error: EXIT.failure,
   method_not_allowed: EXIT.failure,
-  /** 503: every check slot stayed taken (DESIGN §9); nothing was charged, retry later. */
+  /** 503: every check slot stayed taken (docs/decisions.md#monitors-and-alerts); nothing was charged, retry later. */
   server_busy: EXIT.failure,
   /** 503: a dependency of the server (database, Redis, disk) is down or silent (DESIGN §15); retry later. */
   service_unavailable: EXIT.failure,

@@ -1,5 +1,5 @@
 /**
- * The flags every client command shares, and the extra ones of admin commands (DESIGN.md §2).
+ * The flags every client command shares, and the extra ones of admin commands (docs/decisions.md#the-cli-surface).
  * `--api-url` and `--api-key` carry no oclif `env`: the precedence flag > env > config file >
  * default is resolved in one place, `resolveClientSettings`, so a config file can sit between.
  */
@@ -91,3 +91,12 @@ export const monitorIdArgs = {
   }),
 }
 export const MONITOR_NOT_FOUND_HINT = '`sitehealth monitors list` lists the ids of your monitors.'
+
+export const statusPageIdArgs = {
+  id: Args.string({
+    description: 'Id of the status page (from `status-pages list`).',
+    required: true,
+    ignoreStdin: true,
+  }),
+}
+export const STATUS_PAGE_NOT_FOUND_HINT = '`sitehealth status-pages list` lists the ids of your status pages.'

@@ -1,6 +1,6 @@
 /**
  * The typed API client: one class behind every client command and the MCP server. It talks to any
- * deployment of the public API (and the admin API of DESIGN.md §4), decodes JSON, and turns every
+ * deployment of the public API (and the admin API of docs/decisions.md#admin-api), decodes JSON, and turns every
  * failure into an ApiError carrying the HTTP status, the envelope's code and message, and the
  * request id, so callers map codes to exit codes or tool errors without parsing strings.
  */
@@ -35,8 +35,15 @@ import {
   type MonitorPatch,
   type MonitorRuns,
 } from '../contract/monitors.js'
+import {
+  STATUS_PAGE_PATHS,
+  type StatusPage,
+  type StatusPageCreate,
+  type StatusPageList,
+  type StatusPagePatch,
+} from '../contract/status-pages.js'
 
-/** Codes the client adds to the API's own (spec §7 and DESIGN.md §3). */
+/** Codes the client adds to the API's own (spec §7 and docs/decisions.md#api-open-points). */
 export type ClientErrorCode = 'network_error' | 'no_api_key' | 'invalid_response' | 'timeout'
 
 /** How long one request may take by default, seconds: a check on the server takes up to 15 s. */
@@ -172,7 +179,7 @@ export class SitehealthClient {
     return this.call('GET', pathFor(PATHS.check, { id }), 'key')
   }
 
-  // ---- monitors (DESIGN.md §9) ----
+  // ---- monitors (docs/decisions.md#monitors-and-alerts) ----
   createMonitor(body: MonitorCreate): Promise<Monitor> {
     return this.call('POST', MONITOR_PATHS.monitors, 'key', body)
   }
@@ -198,6 +205,23 @@ export class SitehealthClient {
     return this.call('GET', pathFor(MONITOR_PATHS.events, { id }) + query(params), 'key')
   }
 
+  // ---- status pages (docs/decisions.md#the-public-face) ----
+  createStatusPage(body: StatusPageCreate): Promise<StatusPage> {
+    return this.call('POST', STATUS_PAGE_PATHS.statusPages, 'key', body)
+  }
+  listStatusPages(): Promise<StatusPageList> {
+    return this.call('GET', STATUS_PAGE_PATHS.statusPages, 'key')
+  }
+  getStatusPage(id: string): Promise<StatusPage> {
+    return this.call('GET', pathFor(STATUS_PAGE_PATHS.statusPage, { id }), 'key')
+  }
+  updateStatusPage(id: string, patch: StatusPagePatch): Promise<StatusPage> {
+    return this.call('PATCH', pathFor(STATUS_PAGE_PATHS.statusPage, { id }), 'key', patch)
+  }
+  deleteStatusPage(id: string): Promise<void> {
+    return this.call('DELETE', pathFor(STATUS_PAGE_PATHS.statusPage, { id }), 'key')
+  }
+
   // ---- admin API ----
   createKey(body: { name: string; user?: string; credits?: number }): Promise<KeyCreated> {
     return this.call('POST', PATHS.adminKeys, 'admin', body)
@@ -212,7 +236,7 @@ export class SitehealthClient {
     return this.call('POST', pathFor(PATHS.adminCredits, { user }), 'admin', { amount })
   }
 
-  // ---- accounts (DESIGN §10): admin users and invites, the device grant of `login`, `logout` ----
+  // ---- accounts (docs/decisions.md#accounts-and-the-dashboard): admin users and invites, the device grant of `login`, `logout` ----
   createUser(body: { email: string; admin?: boolean; credits?: number }): Promise<UserCreated> {
     return this.call('POST', ACCOUNT_PATHS.adminUsers, 'admin', body)
   }

@@ -1,6 +1,6 @@
 /**
  * Where the client's API URL and key come from: flag > env > config file > default
- * (DESIGN.md §2). The config file is `<oclif configDir>/config.json`, mode 0600.
+ * (docs/decisions.md#the-cli-surface). The config file is `<oclif configDir>/config.json`, mode 0600.
  */
 import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'

@@ -1,5 +1,5 @@
 /**
- * Wire shapes of accounts (DESIGN §10): the device grant behind `sitehealth login` (shaped like
+ * Wire shapes of accounts (docs/decisions.md#accounts-and-the-dashboard): the device grant behind `sitehealth login` (shaped like
  * RFC 8628), a key revoking itself (`sitehealth logout`), and the admin API's users and invites.
  */
 import { z } from 'zod'

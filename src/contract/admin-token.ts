@@ -1,5 +1,5 @@
 /**
- * The admin token rule (DESIGN §8, issue 16): at least 32 characters everywhere — the server
+ * The admin token rule (docs/decisions.md#scale-out, issue 16): at least 32 characters everywhere — the server
  * refuses to start with a shorter one and admin commands refuse to send one. A short or repetitive
  * token falls to a small wordlist (`change-me` was found at 646 guesses/s).
  */

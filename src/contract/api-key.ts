@@ -1,5 +1,5 @@
 /**
- * API key format (DESIGN.md §1): `shk_live_` + a base62 secret from a CSPRNG + a 6-character base62
+ * API key format (docs/decisions.md#names): `shk_live_` + a base62 secret from a CSPRNG + a 6-character base62
  * CRC32 of the secret. The checksum lets a client catch a typo before any request, and lets secret
  * scanners match our keys, as GitHub's token format does.
  */

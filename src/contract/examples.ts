@@ -41,6 +41,7 @@ import type {
   UserCreateRequest,
   UserList,
 } from './accounts.js'
+import { STATUS_PAGE_EXAMPLES } from './status-pages-examples.js'
 
 const CHECK_ID = '0193a5c4-8f2e-7b1a-9c3d-2e4f5a6b7c8d'
 const CREATED = '2026-11-23T09:14:07.412Z'
@@ -395,6 +396,7 @@ export const EXAMPLES: Record<string, unknown> = {
   AccountInfo: accountInfo,
   InviteCreateRequest: inviteCreateRequest,
   InviteCreated: inviteCreated,
+  ...STATUS_PAGE_EXAMPLES,
 }
 
 const REQUEST_ID = '7c9e6679-7425-40de-944b-e07fc1f90ae7'
@@ -485,6 +487,12 @@ export const ERROR_EXAMPLES: Record<ErrorCode, Record<string, { summary: string;
     method: {
       summary: 'A method the path does not support',
       value: envelope('method_not_allowed', 'GET is not allowed on /api/public/v1/checks/run; use POST.'),
+    },
+  },
+  conflict: {
+    slug: {
+      summary: 'A status page slug another page has (or a reserved word)',
+      value: envelope('conflict', 'The slug "acme" is taken: choose another (slug).'),
     },
   },
   server_busy: {

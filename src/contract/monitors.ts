@@ -1,5 +1,5 @@
 /**
- * The wire shapes of monitors and alerts (DESIGN.md §9), declared once: the monitor routes
+ * The wire shapes of monitors and alerts (docs/decisions.md#monitors-and-alerts), declared once: the monitor routes
  * validate and serialise with them, /openapi.json is generated from them, and the typed client,
  * the CLI and the MCP tools reuse them.
  */
@@ -15,7 +15,7 @@ export const MONITOR_PATHS = {
   events: '/api/public/v1/monitors/:id/events',
 } as const
 
-/** DESIGN.md §9: 60 s to one day, 300 s by default; `serve --min-interval` lowers the floor. */
+/** docs/decisions.md#monitors-and-alerts: 60 s to one day, 300 s by default; `serve --min-interval` lowers the floor. */
 export const INTERVAL = { min: 60, max: 86_400, default: 300 } as const
 export const DEFAULT_DOWN_AFTER = 2
 export const MONITOR_STATES = ['pending', 'up', 'degraded', 'down', 'paused'] as const
@@ -33,7 +33,7 @@ export const EVENT_NAMES = [
 export type EventName = (typeof EVENT_NAMES)[number]
 export const CHANNEL_TYPES = ['webhook', 'slack', 'discord', 'teams', 'email'] as const
 export type ChannelType = (typeof CHANNEL_TYPES)[number]
-/** Certificate warnings fire once at each of these days left (DESIGN.md §9). */
+/** Certificate warnings fire once at each of these days left (docs/decisions.md#monitors-and-alerts). */
 export const CERT_THRESHOLDS_DAYS = [21, 7, 1] as const
 
 const Uuid = z.uuid()
@@ -236,7 +236,7 @@ export const MonitorEvents = z
   .meta({ id: 'MonitorEvents' })
 export type MonitorEvents = z.infer<typeof MonitorEvents>
 
-/** The body a webhook channel receives (DESIGN.md §9). */
+/** The body a webhook channel receives (docs/decisions.md#monitors-and-alerts). */
 export const WebhookPayload = z
   .object({
     event: z.enum(EVENT_NAMES),

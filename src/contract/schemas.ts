@@ -1,5 +1,5 @@
 /**
- * The wire shapes of the public API (spec/public-api.md §2) and the admin API (DESIGN.md §4),
+ * The wire shapes of the public API (spec/public-api.md §2) and the admin API (docs/decisions.md#admin-api),
  * declared once. The server validates and serialises with them, /openapi.json is generated from
  * them, the typed client and the MCP tools reuse them. Field names follow the spec exactly:
  * camelCase in the run result, snake_case everywhere else.
@@ -37,6 +37,7 @@ export const ERROR_CODES = [
   'not_found',
   'method_not_allowed',
   'server_busy',
+  'conflict',
   'service_unavailable',
 ] as const
 export type ErrorCode = (typeof ERROR_CODES)[number]
@@ -213,7 +214,7 @@ export const RecentQuery = z.object({
   cursor: DateTime.optional().meta({ description: 'next_cursor of the previous page.' }),
 })
 
-// ---- admin API (DESIGN.md §4) ----
+// ---- admin API (docs/decisions.md#admin-api) ----
 
 const UserId = z
   .string()

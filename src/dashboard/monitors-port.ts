@@ -1,5 +1,5 @@
 /**
- * What the dashboard needs from monitors (DESIGN §9), in the wire shapes of §9, for one user. The
+ * What the dashboard needs from monitors (docs/decisions.md#monitors-and-alerts), in those wire shapes, for one user. The
  * monitors capability provides it (an adapter over its service, wired in `serve`); without one the
  * monitor pages say monitors are not available. Errors a user can fix are MonitorRejected.
  */

@@ -1,5 +1,5 @@
 /**
- * The dashboard at `/` (DESIGN §10): server-rendered pages over the same store, engine and
+ * The dashboard at `/` (docs/decisions.md#accounts-and-the-dashboard): server-rendered pages over the same store, engine and
  * account service the API uses. Every state-changing request is a form POST checked for CSRF and
  * answered with a redirect (post/redirect/get) or the form again with its error.
  */

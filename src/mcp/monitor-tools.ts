@@ -1,5 +1,5 @@
 /**
- * The two monitor tools of DESIGN.md §9, registered beside the five of the spec: list the user's
+ * The two monitor tools of docs/decisions.md#monitors-and-alerts, registered beside the five of the spec: list the user's
  * monitors (free, read-only) and create one (it spends credits on every scheduled run, so the
  * description says so). Same conventions as tools.ts: the API's body as structuredContent, the
  * contract schema as output schema, API failures as tool errors.

@@ -21,6 +21,7 @@ import {
   type RecentCheck,
 } from '../contract/index.js'
 import { registerMonitorTools } from './monitor-tools.js'
+import { registerStatusPageTools } from './status-page-tools.js'
 
 export const MCP_SERVER_NAME = 'sitehealth-mcp'
 
@@ -228,6 +229,7 @@ export function registerTools(server: McpServer, getClient: ClientFactory, opts:
   )
 
   registerMonitorTools(server, getClient, fail)
+  registerStatusPageTools(server, getClient, fail)
 }
 
 /** A new McpServer named sitehealth-mcp with the five tools. */

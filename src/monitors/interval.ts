@@ -1,5 +1,5 @@
 /**
- * Monitor intervals: the server's bounds (DESIGN.md §9), the CLI's `--every 5m` notation, and
+ * Monitor intervals: the server's bounds (docs/decisions.md#monitors-and-alerts), the CLI's `--every 5m` notation, and
  * where in its interval a monitor runs.
  */
 import { createHash } from 'node:crypto'

@@ -1,5 +1,5 @@
 /**
- * The state machine and event rules of DESIGN.md §9 as pure functions: a run's observation and
+ * The state machine and event rules of docs/decisions.md#monitors-and-alerts as pure functions: a run's observation and
  * the monitor's memory in, the new state, the new memory and the events out. Alerts fire on
  * changes only; what was already announced is remembered (and persisted with the monitor), so a
  * restart raises nothing new.

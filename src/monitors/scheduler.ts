@@ -3,14 +3,14 @@
  * in the embedded store), never a timer per monitor. Each tick claims due monitors (at most as
  * many as the server's check capacity has free slots) and runs them; when a run ends its slot is
  * refilled at once. Scheduled runs take their slots from the same CheckCapacity as API runs
- * (DESIGN §9: one cap for the whole server and per user), waiting as long as it takes.
+ * (docs/decisions.md#monitors-and-alerts: one cap for the whole server and per user), waiting as long as it takes.
  *
  * Restarts: next-run times are persisted, and a claim taken but not run is given back on stop,
  * so a due run is neither skipped nor doubled. Runs that fell due while the server was down are
  * spread over `catchUpMs` (at most one interval) with random jitter instead of all firing at the
  * first tick, so a restart is not a thundering herd on targets, credits or alert channels.
  *
- * Faults (DESIGN §15): the schedule never stops while the process lives. A tick that fails (the
+ * Faults (docs/decisions.md#faults): the schedule never stops while the process lives. A tick that fails (the
  * database is down or silent) re-arms itself with a growing, jittered back-off, and a watchdog
  * re-arms a schedule that went quiet for any other reason; once the store answers again, runs
  * that fell due meanwhile are spread like a restart's catch-up. A run whose result cannot be

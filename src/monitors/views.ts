@@ -1,4 +1,4 @@
-/** From stored records to the wire shapes of DESIGN.md §9. */
+/** From stored records to the wire shapes of docs/decisions.md#monitors-and-alerts. */
 import type { Monitor, MonitorEvent, MonitorRun } from '../contract/monitors.js'
 import type { EventRecord, MonitorRecord, RunRecord } from '../store/monitors.js'
 import { maskTarget } from './channels/format.js'

@@ -20,6 +20,7 @@ import { monitorRoutes } from './routes/monitors.js'
 import { publicRoutes } from './routes/public.js'
 import { accountApiRoutes } from '../accounts/api-routes.js'
 import { dashboardRoutes } from '../dashboard/routes.js'
+import { statusPageRoutes } from '../status-pages/index.js'
 
 type Handler = (event: H3Event) => unknown
 type RouteTable = Record<string, Partial<Record<string, Handler>>>
@@ -108,6 +109,7 @@ export function createApp(opts: ServerOptions): App {
         }
       : {}),
     ...(opts.monitoring ? monitorRoutes(opts, opts.monitoring, limiter, inFlight, failures) : {}),
+    ...statusPageRoutes(opts, limiter),
     [PATHS.openapi]: {
       GET: (event) => {
         const origin = (opts.publicUrl ?? event.url.origin).replace(/\/+$/, '')

@@ -13,7 +13,7 @@
  *   seconds rather than Node's default 30 s sweep (see `HTTP_TIMEOUTS`).
  *
  * Behind a reverse proxy every client shares the proxy's address: limit clients at the proxy too
- * (nginx `limit_conn`/`limit_req`), as the README says.
+ * (nginx `limit_conn`/`limit_req`), as docs/self-hosting.md#on-one-machine says.
  */
 import { readFileSync } from 'node:fs'
 import type { Server } from 'node:http'

@@ -5,6 +5,7 @@ import type { Accounts } from '../accounts/service.js'
 import type { DashboardMonitors } from '../dashboard/monitors-port.js'
 import type { FailurePolicy } from './failure-budget.js'
 import type { RateLimiter } from './rate-limit.js'
+import type { UptimePort } from '../status-pages/uptime.js'
 
 export interface Limits {
   /** Run-check requests per key per window (routes 3 and 4 share it). */
@@ -27,12 +28,14 @@ export interface ServerOptions {
   limits: Limits
   /** Whole-check budget, ms. */
   checkTimeoutMs: number
-  /** Accounts and the dashboard at `/` (DESIGN §10); without it neither is served. */
+  /** Accounts and the dashboard at `/` (docs/decisions.md#accounts-and-the-dashboard); without it neither is served. */
   accounts?: Accounts
-  /** The dashboard's view of monitors (DESIGN §9), when the server runs them. */
+  /** The dashboard's view of monitors (docs/decisions.md#monitors-and-alerts), when the server runs them. */
   dashboardMonitors?: DashboardMonitors
-  /** Monitors and alerts (DESIGN.md §9); their routes exist when it is given. */
+  /** Monitors and alerts (docs/decisions.md#monitors-and-alerts); their routes exist when it is given. */
   monitoring?: Monitoring
+  /** Monitoring history for status pages and badges (rollups, incidents, maintenance). */
+  uptime?: UptimePort
   /** Shared rate-limit windows (memory, PostgreSQL or Redis); in memory when omitted. */
   limiter?: RateLimiter
   /** One line per request; omit to disable. */

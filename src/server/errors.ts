@@ -17,6 +17,7 @@ export class ServiceError extends Error {
 }
 
 export const badRequest = (message: string) => new ServiceError(400, 'invalid_url', message)
+export const conflict = (message: string) => new ServiceError(409, 'conflict', message)
 export const notFound = (message = 'Not found.') => new ServiceError(404, 'not_found', message)
 /** How long a client should wait after a dependency outage: a blip or a failover takes seconds. */
 export const UNAVAILABLE_RETRY_AFTER_SEC = 5

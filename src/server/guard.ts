@@ -11,7 +11,7 @@ import type { ServerOptions } from './context.js'
 import { ServiceError } from './errors.js'
 import { policiesOf, type Policy, type RateLimiter } from './rate-limit.js'
 
-/** An API run waits this long for a free check slot before it is answered 503 (DESIGN §9: "briefly"). */
+/** An API run waits this long for a free check slot before it is answered 503 (docs/decisions.md#monitors-and-alerts: "briefly"). */
 export const DEFAULT_CAPACITY_WAIT_MS = 5_000
 
 /** `run`: run-check requests (routes 3 and 4, a monitor's run-now); `api`: every other request. */

@@ -1,6 +1,6 @@
 /**
  * Choosing where rate-limit windows live, so that every instance of one deployment counts in the
- * same window (DESIGN §8): Redis when `--redis-url` is given, else the PostgreSQL store's own pool
+ * same window (docs/decisions.md#scale-out): Redis when `--redis-url` is given, else the PostgreSQL store's own pool
  * when the data is in PostgreSQL, else this process's memory (one embedded instance).
  * The Redis client is loaded only when asked for.
  */

@@ -1,5 +1,5 @@
 /**
- * The OpenAPI paths of the monitor routes (DESIGN.md §9), from the same contract schemas the
+ * The OpenAPI paths of the monitor routes (docs/decisions.md#monitors-and-alerts), from the same contract schemas the
  * routes validate with (src/contract/monitors.ts registers them by id).
  */
 import '../contract/monitors.js'

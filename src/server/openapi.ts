@@ -11,6 +11,8 @@ import { MAX_BODY_BYTES, MAX_URL_LENGTH, PATHS } from '../contract/routes.js'
 import '../contract/accounts.js'
 import { accountPaths } from '../accounts/openapi.js'
 import { monitorPaths } from './openapi-monitors.js'
+import { statusPagePaths } from '../status-pages/openapi.js'
+import '../contract/status-pages.js'
 
 type Json = Record<string, any>
 
@@ -53,6 +55,10 @@ const ERRORS: Record<number, { description: string; codes: ErrorCode[] }> = {
   401: { description: 'Missing, invalid or revoked key.', codes: ['invalid_api_key', 'revoked_api_key'] },
   402: { description: 'Not enough credits; the check was not run.', codes: ['insufficient_credits'] },
   404: { description: 'No such check or monitor for this key, or no such route.', codes: ['not_found'] },
+  409: {
+    description: 'The name is taken: another status page has this slug, or it is a reserved word.',
+    codes: ['conflict'],
+  },
   405: {
     description: 'Method not allowed on this path (see the Allow header).',
     codes: ['method_not_allowed'],
@@ -216,6 +222,7 @@ Limits of this server: ${limits.runLimit} run-check requests per ${limits.runWin
       { name: 'credits', description: 'The credit balance.' },
       { name: 'admin', description: 'Key issuance and credit grants for self-hosters (admin token).' },
       { name: 'monitors', description: 'Scheduled checks of a URL, with alerts to channels.' },
+      { name: 'status pages', description: 'Public status pages and README badges of your monitors.' },
     ],
     paths: {
       [PATHS.health]: {
@@ -367,6 +374,15 @@ Limits of this server: ${limits.runLimit} run-check requests per ${limits.runWin
       },
       ...accountPaths({ ok, errors, body }),
       ...monitorPaths({ ok, errors, json, ref, body, noContent }),
+      ...statusPagePaths({
+        ok,
+        errors,
+        json,
+        ref,
+        body,
+        noContent,
+        openErrors: (...s: number[]) => errorsOf('none', ...s),
+      }),
     },
     components: {
       schemas: components(),

@@ -1,11 +1,11 @@
 /**
- * Rate limits per key (DESIGN.md §3, §8) on rate-limiter-flexible, so that every instance counts in
+ * Rate limits per key (docs/decisions.md#api-open-points, docs/decisions.md#scale-out) on rate-limiter-flexible, so that every instance counts in
  * one shared window: in memory for the embedded store, in PostgreSQL (a `rate_limits` table on the
  * storage pool) with a database, in Redis with `--redis-url`.
  *
  * The window is the library's: it opens at a key's first counted request and lasts the policy's
  * window; when it ends, the whole quota is back. `t` and Retry-After are the seconds until then,
- * so retrying after Retry-After always succeeds (README, "rate limits", says how this differs
+ * so retrying after Retry-After always succeeds (docs/decisions.md#rate-limits says how this differs
  * from a sliding log).
  */
 import type { Redis } from 'ioredis'
@@ -26,7 +26,7 @@ export interface Policy {
   windowMs: number
 }
 
-/** The two policies of DESIGN §3: the run routes share one, every other authenticated route the other. */
+/** The two policies of docs/decisions.md#api-open-points: the run routes share one, every other authenticated route the other. */
 export function policiesOf(limits: Limits): { run: Policy; api: Policy } {
   return {
     run: { name: 'run', limit: limits.runLimit, windowMs: limits.runWindowSec * 1000 },

@@ -44,7 +44,7 @@ export interface StartOptions {
   initialCredits?: number
   limits?: Partial<Limits>
   checkTimeoutMs?: number
-  /** Monitors (DESIGN.md §9); defaults in parentheses. */
+  /** Monitors (docs/decisions.md#monitors-and-alerts); defaults in parentheses. */
   monitors?: {
     /** Lowest interval_seconds accepted (60). */
     minInterval?: number
@@ -67,7 +67,7 @@ export interface StartOptions {
   }
   /** Lease of a credit reservation, ms (default: the check time limit + 30 s). */
   leaseMs?: number
-  /** postgres:// URL: store in PostgreSQL instead of the data dir (DESIGN §8). */
+  /** postgres:// URL: store in PostgreSQL instead of the data dir (docs/decisions.md#scale-out). */
   databaseUrl?: string
   dbPoolSize?: number
   dbStatementTimeoutMs?: number
@@ -84,7 +84,7 @@ export interface StartOptions {
   /** From SITEHEALTH_ADMIN_TOKEN; else read or generated in <data-dir>/admin-token. */
   adminToken?: string
   log?: (line: string) => void
-  /** Who may create an account in the dashboard (DESIGN §10); default closed. */
+  /** Who may create an account in the dashboard (docs/decisions.md#accounts-and-the-dashboard); default closed. */
   signup?: SignupPolicy
   /** Checks in flight on the whole server (default 64). */
   maxConcurrentChecks?: number
@@ -170,7 +170,7 @@ async function tightenMode(path: string, mode: number, warn: (line: string) => v
 
 export async function startServer(o: StartOptions): Promise<RunningServer> {
   const warn = o.warn ?? ((line: string) => process.stderr.write(line + '\n'))
-  // DESIGN §8: instances sharing a database share one admin token, so none may invent its own
+  // docs/decisions.md#scale-out: instances sharing a database share one admin token, so none may invent its own
   if (o.databaseUrl && !o.adminToken)
     throw new StartupError(
       'With --database-url (PostgreSQL), SITEHEALTH_ADMIN_TOKEN is required: set the same token on every instance, e.g. SITEHEALTH_ADMIN_TOKEN=$(openssl rand -base64 32).',
@@ -186,7 +186,7 @@ export async function startServer(o: StartOptions): Promise<RunningServer> {
     await tightenMode(o.dataDir, 0o700, warn)
   }
   const checkTimeoutMs = o.checkTimeoutMs ?? 15_000
-  // DESIGN §8: a reservation left by a dead instance returns at most 60 s after the check limit
+  // docs/decisions.md#scale-out: a reservation left by a dead instance returns at most 60 s after the check limit
   const store = await openStore({
     dataDir: o.dataDir,
     databaseUrl: o.databaseUrl,
@@ -204,7 +204,7 @@ export async function startServer(o: StartOptions): Promise<RunningServer> {
       ? { token: o.adminToken! }
       : await resolveAdminToken(o.dataDir, o.adminToken, warn)
     const mo = o.monitors ?? {}
-    // one instance for API and scheduled runs alike (DESIGN §9)
+    // one instance for API and scheduled runs alike (docs/decisions.md#monitors-and-alerts)
     const capacity = new CheckCapacity({
       maxConcurrent: o.maxConcurrentChecks ?? DEFAULT_CAPACITY.maxConcurrent,
       maxPerUser: o.maxConcurrentChecksPerUser ?? DEFAULT_CAPACITY.maxPerUser,

@@ -11,7 +11,7 @@ export interface AccountRecord {
   email: string
   /** `scrypt$…` (password.ts); null until the account's owner sets one through a setup link. */
   password_hash: string | null
-  /** The user (DESIGN §4) that owns this account's credits, keys, checks and monitors. */
+  /** The user (docs/decisions.md#admin-api) that owns this account's credits, keys, checks and monitors. */
   user_id: string
   admin: boolean
   disabled_at: string | null

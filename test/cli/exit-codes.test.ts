@@ -8,7 +8,7 @@ import { ERROR_CODES } from '../../src/contract/index.js'
 const api = (code: string, status = 400, message = 'm', requestId?: string, retryAfter?: number) =>
   new ApiError(status, code, message, requestId, retryAfter)
 
-describe('exit code table (DESIGN.md §2)', () => {
+describe('exit code table (docs/decisions.md#the-cli-surface)', () => {
   it.each([
     ['invalid_url', 400, 2],
     ['not_found', 404, 2],

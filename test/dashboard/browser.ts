@@ -12,7 +12,7 @@ import { expect } from 'vitest'
 
 export const CHROMIUM = process.env.SITEHEALTH_CHROMIUM ?? '/usr/bin/chromium'
 export const haveChromium = existsSync(CHROMIUM)
-/** Screenshots of the main pages, kept as test artifacts (docs/screenshots holds the README's copies). */
+/** Screenshots of the main pages, kept as test artifacts (docs/screenshots holds the copies docs/dashboard.md shows). */
 export const ARTIFACTS = join(import.meta.dirname, '..', '..', 'test-artifacts', 'screenshots')
 
 export function noticeIfMissing(): void {

@@ -1,5 +1,5 @@
 /**
- * The dashboard end to end, in a real browser against the built CLI's `serve` (DESIGN §10): sign
+ * The dashboard end to end, in a real browser against the built CLI's `serve` (docs/decisions.md#accounts-and-the-dashboard): sign
  * up and in, throttling, sign-out, the API-keys area with the CLI, running a check, `sitehealth
  * login`/`logout`, CSRF, other users' pages, sign-up policies, admin pages, axe-core on every page,
  * keyboard use, 390-1280 px, dark mode, screenshots.

@@ -124,7 +124,7 @@ describe('free failures per key are bounded (--failure-limit)', () => {
   }, 90_000)
 })
 
-describe('scheduled monitor runs share the cap with API runs (DESIGN §9)', () => {
+describe('scheduled monitor runs share the cap with API runs (docs/decisions.md#monitors-and-alerts)', () => {
   it('never holds more than --max-concurrent-checks connections across API and scheduled runs', async () => {
     const served = await startServe({
       args: [

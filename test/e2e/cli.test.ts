@@ -166,7 +166,7 @@ describe('client commands against a real serve', { timeout: 180_000 }, () => {
     })
 
     it('several URLs --json: one array with each result or error envelope; exit code of the first failure', async () => {
-      // userinfo passes the CLI's own checks and is refused by the server (DESIGN.md §3)
+      // userinfo passes the CLI's own checks and is refused by the server (docs/decisions.md#api-open-points)
       const refused = 'https://user:pw@example.com/'
       const r = await cli(['check', targets.healthy, refused, targets.plainHttp, '--json'], {
         env,

@@ -673,7 +673,7 @@ function judge(req: FuzzRequest, r: Reply): string | null {
   if (r.status >= 500) {
     const isRun = route === RUN || route === ALIAS
     if (r.status === 502 && isRun && r.json?.error?.code === 'check_failed') return null
-    // every check slot of the user taken for longer than the brief wait (DESIGN §9)
+    // every check slot of the user taken for longer than the brief wait (docs/decisions.md#monitors-and-alerts)
     if (r.status === 503 && isRun && r.json?.error?.code === 'server_busy' && r.headers['retry-after'])
       return null
     return `HTTP ${r.status}`

@@ -268,7 +268,7 @@ describe('the live /openapi.json', () => {
       'MethodNotAllowed',
     )
 
-    // monitor routes (DESIGN §9), with a key of their own so the windows above do not interfere
+    // monitor routes (docs/decisions.md#monitors-and-alerts), with a key of their own so the windows above do not interfere
     const MONITORS = '/api/public/v1/monitors'
     const MONITOR = '/api/public/v1/monitors/{id}'
     const watcher = (

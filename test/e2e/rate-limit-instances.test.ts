@@ -1,5 +1,5 @@
 /**
- * Rate limits of several `serve` instances acting as one service (DESIGN §8): with the default
+ * Rate limits of several `serve` instances acting as one service (docs/decisions.md#scale-out): with the default
  * limits, one key's 11th run in a minute is refused whichever instance answers, with the windows in
  * PostgreSQL (the default with a database) or in Redis (`--redis-url`). And a bad Redis URL is a
  * one-line error, never a stack trace.

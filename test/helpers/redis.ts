@@ -1,5 +1,5 @@
 /**
- * Redis for tests (DESIGN §8: the CI machine runs one on 127.0.0.1:6379): each test uses its own
+ * Redis for tests (docs/decisions.md#scale-out: the CI machine runs one on 127.0.0.1:6379): each test uses its own
  * key prefix and deletes its keys after. Where no Redis answers, the tests are skipped with one
  * line; with CI set they fail instead.
  */

@@ -23,6 +23,7 @@ const TOOLS = [
   'service_get_recent_checks',
   'service_health',
   'service_list_monitors',
+  'service_list_status_pages',
   'service_run_website_check',
 ]
 
@@ -152,6 +153,9 @@ async function exerciseTools(client: Client, key: string) {
   expect(text(got)).toContain(body.data.id)
 
   // service_get_recent_checks: the API's body, limit and cursor passed through
+  const pages = await call(client, 'service_list_status_pages')
+  expect(pages.isError, text(pages)).toBeFalsy()
+  expect(pages.structuredContent).toEqual(await apiGet('/api/public/v1/status-pages', key))
   const page = await call(client, 'service_get_recent_checks', { limit: 10 })
   expect(page.isError, text(page)).toBeFalsy()
   expect(page.structuredContent).toEqual(await apiGet('/api/public/v1/checks/recent?limit=10', key))

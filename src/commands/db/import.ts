@@ -112,7 +112,7 @@ Shows a progress bar on a terminal, then a summary of what was copied. --json pr
       return
     }
     const line = (what: string, c: { copied: number; present: number }, extra = '') =>
-      `  ${what.padEnd(8)} ${String(c.copied).padStart(8)} copied${extra}, ${c.present} already there\n`
+      `  ${what.padEnd(12)} ${String(c.copied).padStart(8)} copied${extra}, ${c.present} already there\n`
     process.stdout.write(
       `Imported ${dataDir} into ${redactUrl(url)}:\n` +
         line('users', summary.users) +
@@ -127,7 +127,8 @@ Shows a progress bar on a terminal, then a summary of what was copied. --json pr
           'accounts',
           summary.accounts,
           ` (${summary.accounts.sessions} sessions, ${summary.accounts.invites} invites, ${summary.accounts.device_grants} login requests)`,
-        ),
+        ) +
+        line('status pages', summary.status_pages),
     )
   }
 }

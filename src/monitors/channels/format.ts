@@ -1,6 +1,6 @@
 /**
  * What each channel type receives for an event, as pure functions: the signed webhook of
- * DESIGN.md §9, and the incoming-webhook message formats of Slack (`text`), Discord (`content`)
+ * docs/decisions.md#monitors-and-alerts, and the incoming-webhook message formats of Slack (`text`), Discord (`content`)
  * and Microsoft Teams (an Adaptive Card message, the format Teams Workflows webhooks take), and
  * an email's subject and text.
  */

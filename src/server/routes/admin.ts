@@ -1,4 +1,4 @@
-/** The admin API of DESIGN.md §4: key issuance and credit grants, behind the admin token. */
+/** The admin API of docs/decisions.md#admin-api: key issuance and credit grants, behind the admin token. */
 import { randomUUID } from 'node:crypto'
 import type { H3Event } from 'h3'
 import { displayPrefix, generateApiKey } from '../../contract/api-key.js'

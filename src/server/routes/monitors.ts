@@ -1,5 +1,5 @@
 /**
- * The monitor routes of DESIGN.md §9. Same bearer keys, envelope and rate limits as the public
+ * The monitor routes of docs/decisions.md#monitors-and-alerts. Same bearer keys, envelope and rate limits as the public
  * API: running a monitor now counts against the run limit and is charged like a run; every other
  * route counts against the general limit. Another user's monitor is 404, exactly like an unknown
  * one. Bad input is a 400 before anything is created.

@@ -1,5 +1,5 @@
 /**
- * The embedded backend of the account concern (DESIGN §10): one document, `<dataDir>/accounts.json`
+ * The embedded backend of the account concern (docs/decisions.md#accounts-and-the-dashboard): one document, `<dataDir>/accounts.json`
  * (mode 0600, written durably: temp file, fsync, rename, fsync of the directory). Writes are
  * serialised; each applies its change to a copy and only makes it visible once it is on disk, so
  * a failed write changes nothing and nothing unacknowledged is ever read. Expired sessions,

@@ -10,6 +10,7 @@
  *   <dataDir>/checks/...        shards.ts    saved checks, sharded per user; checks.ts reads/writes
  *   <dataDir>/accounts.json     accounts.ts  dashboard accounts, sessions, invites, device grants
  *   <dataDir>/monitors/...      monitors.ts  monitors, runs, events (snapshot + group-commit journal)
+ *   <dataDir>/status-pages.json status-pages.ts  public status pages
  *
  * A new concern gets its own file holding its own document(s), constructed here with the shared
  * LowdbContext, loaded in `open` and flushed in `close`.
@@ -24,11 +25,12 @@ import { ensureDir, removeTempFiles } from './durable-file.js'
 import { DEFAULT_TOUCH_FLUSH_MS, LowdbKeys } from './keys.js'
 import { acquireDirLock, removeStaleLockTemps, type DirLock } from './lock.js'
 import { LowdbMonitorStore } from './monitors.js'
+import { LowdbStatusPages } from './status-pages.js'
 import { DEFAULT_CACHED_SHARDS, DEFAULT_SHARD_SIZE, Shards } from './shards.js'
 import { LowdbUsers } from './users.js'
 
 /** How long an unfinished reservation holds its credit: the longest check time limit (120 s) plus
- * 30 s, within DESIGN §8's "at most 60 s after the check time limit". */
+ * 30 s, within the "at most 60 s after the check time limit" of docs/decisions.md#scale-out. */
 export const DEFAULT_LEASE_MS = 150_000
 
 export interface LowdbStoreOptions {
@@ -53,6 +55,7 @@ export class LowdbStore implements Store {
   readonly checks: LowdbChecks
   readonly accounts: LowdbAccounts
   readonly monitors: LowdbMonitorStore
+  readonly statusPages: LowdbStatusPages
   readonly shards: Shards
   private readonly ctx: LowdbContext
   private lock: DirLock | undefined
@@ -75,6 +78,7 @@ export class LowdbStore implements Store {
     this.checks = new LowdbChecks(this.ctx, this.shards, this.users)
     this.accounts = new LowdbAccounts(this.ctx)
     this.monitors = new LowdbMonitorStore(dataDir, { historyLimit: opts.monitorHistory })
+    this.statusPages = new LowdbStatusPages(this.ctx)
   }
 
   get dataDir(): string {
@@ -106,6 +110,7 @@ export class LowdbStore implements Store {
       await store.shards.load()
       await store.accounts.load()
       await store.monitors.load()
+      await store.statusPages.load()
     } catch (err) {
       await store.lock.release()
       throw err

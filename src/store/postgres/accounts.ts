@@ -1,5 +1,5 @@
 /**
- * Dashboard accounts on PostgreSQL (DESIGN §10): the accounts, sessions, invites and
+ * Dashboard accounts on PostgreSQL (docs/decisions.md#accounts-and-the-dashboard): the accounts, sessions, invites and
  * device_grants tables (migration 0003). Nothing is cached per process, so a session made or
  * ended through one instance, or a device grant approved through one, is seen by every other at
  * its next request. Every state change that must happen once (an invite used, a grant approved

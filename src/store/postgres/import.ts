@@ -2,7 +2,8 @@
  * Copying an embedded deployment (a lowdb data dir) into PostgreSQL: users with their balances,
  * keys (revoked ones too), saved checks with their ids and created_at, so paging is identical;
  * monitors with their runs, events and channels; dashboard accounts with their live sessions,
- * invite links and device grants (so nobody has to sign in again behind the same address).
+ * invite links and device grants (so nobody has to sign in again behind the same address); status
+ * pages.
  * Idempotent: whatever is already in the database (same user id, key id or hash, check id,
  * monitor, run or event id, account id or email, …) is left as it is, so a second run copies
  * nothing. Each user and its checks are copied in one transaction (an interrupted run leaves
@@ -35,6 +36,8 @@ export interface ImportSummary {
   monitors: ImportCounts & { runs: number; events: number }
   /** sessions, invites, device_grants: how many live ones were copied. */
   accounts: ImportCounts & { sessions: number; invites: number; device_grants: number }
+  /** Public status pages (a slug already taken in the database by another page: present). */
+  status_pages: ImportCounts
 }
 
 /** A problem with the import's settings: its message is one line, fit to print as is. */
@@ -99,6 +102,7 @@ export async function importDataDir(
     checks: { copied: 0, present: 0 },
     monitors: { copied: 0, present: 0, runs: 0, events: 0 },
     accounts: { copied: 0, present: 0, sessions: 0, invites: 0, device_grants: 0 },
+    status_pages: { copied: 0, present: 0 },
   }
   const reseal = o.reseal ?? resealer({ source: [], target: undefined })
   // first, before anything is written: every secret must be re-sealable
@@ -220,6 +224,15 @@ export async function importDataDir(
           ${g.created_at}::timestamptz, ${g.expires_at}::timestamptz, ${g.polled_at}::timestamptz)
         ON CONFLICT DO NOTHING`.execute(trx)
       summary.accounts.device_grants += n(r)
+    }
+  })
+  await target.db.transaction().execute(async (trx) => {
+    for (const p of source.statusPages.all()) {
+      const r = await sql`
+        INSERT INTO status_pages (id, user_id, slug, record)
+        VALUES (${p.id}, ${p.user_id}, ${p.slug}, ${JSON.stringify(p)})
+        ON CONFLICT DO NOTHING`.execute(trx)
+      summary.status_pages[Number(r.numAffectedRows ?? 0) > 0 ? 'copied' : 'present']++
     }
   })
   return summary

@@ -2,7 +2,7 @@
  * API keys on PostgreSQL (the `api_keys` table, hashes only). Key lookups sit on every request, so
  * found keys are cached per process: at most `keyCacheSize` entries (least recently used evicted),
  * each trusted for `keyCacheMs` (default 2 s). A revocation through another instance is therefore
- * seen within that time (DESIGN §8 asks for 5 s); through this instance, at once. Unknown hashes
+ * seen within that time (docs/decisions.md#scale-out asks for 5 s); through this instance, at once. Unknown hashes
  * are not cached (a key created elsewhere works immediately). Key use is batched and written at
  * most every `touchFlushMs`.
  */

@@ -8,6 +8,7 @@
  *   keys.ts        API keys, the bounded lookup cache, batched key use
  *   checks.ts      saved checks: commit (check + charge in one statement), import, get, paging
  *   monitors.ts    monitors, runs, events; due runs claimed as leased rows (FOR UPDATE SKIP LOCKED)
+ *   status-pages.ts public status pages (slug unique in the table)
  *   accounts.ts    dashboard accounts, sessions, invites, device grants; the shared sign-in throttle
  *   import.ts      copying an embedded data dir in (`sitehealth db import`)
  *
@@ -23,6 +24,7 @@ import { PgCredits } from './credits.js'
 import { PgKeys, type PgKeysOptions } from './keys.js'
 import { migrateToLatest, type MigrationResult } from './migrate.js'
 import { PgMonitors } from './monitors.js'
+import { PgStatusPages } from './status-pages.js'
 import type { Database } from './schema.js'
 import { PgUsers } from './users.js'
 
@@ -48,6 +50,7 @@ export class PostgresStore implements Store {
   readonly keys: PgKeys
   readonly checks: PgChecks
   readonly monitors: PgMonitors
+  readonly statusPages: PgStatusPages
   readonly accounts: PgAccounts
   readonly credits: PgCredits
   migration: MigrationResult | undefined
@@ -67,6 +70,7 @@ export class PostgresStore implements Store {
     this.checks = new PgChecks(db, now)
     this.monitors = new PgMonitors(db, { historyLimit: o.monitorHistory })
     this.accounts = new PgAccounts(db, pool, { now: o.now })
+    this.statusPages = new PgStatusPages(db)
   }
 
   /** Connects, applies pending migrations, and starts the reservation sweep. */

@@ -18,7 +18,7 @@ function account(id: string, email: string): AccountRecord {
   }
 }
 
-/** The accounts concern (DESIGN §10); a backend that has none yet is skipped, and says so. */
+/** The accounts concern (docs/decisions.md#accounts-and-the-dashboard); a backend that has none yet is skipped, and says so. */
 export function accountsContract(t: ContractContext): void {
   async function open(skip: (note?: string) => void): Promise<Store & Required<Pick<Store, 'accounts'>>> {
     const store = await t.open()

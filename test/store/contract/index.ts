@@ -10,6 +10,7 @@ import { accountsContract } from './accounts.js'
 import { checksContract } from './checks.js'
 import { keysContract } from './keys.js'
 import { monitorsContract } from './monitors.js'
+import { statusPagesContract } from './status-pages.js'
 import { usersContract } from './users-credits.js'
 
 export interface ContractOptions {
@@ -65,5 +66,6 @@ export function describeStoreContract(name: string, makeHarness: () => Promise<S
     describe('checks', () => checksContract(ctx))
     describe('accounts', () => accountsContract(ctx))
     describe('monitors', () => monitorsContract(ctx))
+    describe('status pages', () => statusPagesContract(ctx))
   })
 }

@@ -1,5 +1,5 @@
 /**
- * The monitor concern of the storage contract (DESIGN.md §9): CRUD scoped to the owner, paging by
+ * The monitor concern of the storage contract (docs/decisions.md#monitors-and-alerts): CRUD scoped to the owner, paging by
  * time-ordered ids, claims that hand a due run to one caller only, a run recorded with its events
  * in one step, deliveries updated in place, and everything still there after a reopen.
  */

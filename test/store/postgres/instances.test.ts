@@ -1,5 +1,5 @@
 /**
- * Several `serve` processes on one PostgreSQL database acting as one service (DESIGN §8), the db
+ * Several `serve` processes on one PostgreSQL database acting as one service (docs/decisions.md#scale-out), the db
  * commands, and the ways a database setting goes wrong. Each test gets its own fresh database.
  */
 import { randomBytes } from 'node:crypto'

@@ -1,7 +1,7 @@
 /**
  * PostgreSQL for tests: every test file gets its own fresh database (dropped after), every store
  * opened in it its own schema. Where no PostgreSQL answers, the PG tests are skipped with one line;
- * with CI set they fail instead (DESIGN §8).
+ * with CI set they fail instead (docs/decisions.md#scale-out).
  */
 import { randomBytes } from 'node:crypto'
 import pg from 'pg'

@@ -1,5 +1,5 @@
 /**
- * Version 2: monitors (DESIGN.md §9), their runs and events. A monitor's full record is json; the
+ * Version 2: monitors (docs/decisions.md#monitors-and-alerts), their runs and events. A monitor's full record is json; the
  * columns beside it are what queries filter on: the owner (paging by time-ordered id), the next
  * run time and the claim lease (the scheduler's `FOR UPDATE SKIP LOCKED` pick of due rows), the
  * pause. Runs and events go with their monitor (ON DELETE CASCADE).

@@ -1,5 +1,5 @@
 /**
- * Version 3: dashboard accounts (DESIGN §10), their sessions, invite / set-password links and
+ * Version 3: dashboard accounts (docs/decisions.md#accounts-and-the-dashboard), their sessions, invite / set-password links and
  * device-grant requests, plus the table the sign-in throttle keeps its counters in
  * (rate-limiter-flexible's RateLimiterPostgres layout), so throttling holds across instances.
  * Indexes are the real lookups: account by email (unique: one account per email, across

@@ -7,10 +7,12 @@ import { initial } from './0001-initial.js'
 import { monitors } from './0002-monitors.js'
 import { accounts } from './0003-accounts.js'
 import { deliveryLease } from './0004-delivery-lease.js'
+import { statusPages } from './0006-status-pages.js'
 
 export const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-monitors': monitors,
   '0003-accounts': accounts,
   '0004-delivery-lease': deliveryLease,
+  '0006-status-pages': statusPages,
 }

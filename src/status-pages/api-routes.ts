@@ -1,0 +1,85 @@
+/**
+ * The status-page routes of the API (docs/decisions.md#the-public-face): bearer key, the same envelope and rate limits
+ * as the monitor routes. Another user's page is 404, exactly like an unknown one; a slug taken (or
+ * reserved) is 409 `conflict`; bad input is a 400 naming the field, before anything is saved.
+ */
+import type { H3Event } from 'h3'
+import {
+  STATUS_PAGE_PATHS,
+  StatusPageCreate,
+  StatusPagePatch,
+  type StatusPage,
+  type StatusPageList,
+} from '../contract/status-pages.js'
+import { isUuid } from '../monitors/ids.js'
+import { parseWith, readJson } from '../server/body.js'
+import type { ServerOptions } from '../server/context.js'
+import { badRequest, conflict, notFound } from '../server/errors.js'
+import { keyGuard } from '../server/guard.js'
+import type { RateLimiter } from '../server/rate-limit.js'
+import { StatusPageError, statusPageView, type StatusPageService } from './service.js'
+
+export function statusPageApiRoutes(opts: ServerOptions, service: StatusPageService, limiter: RateLimiter) {
+  const guard = keyGuard(opts, limiter)
+  const base = (event: H3Event) => opts.publicUrl ?? event.url.origin
+
+  function pageId(event: H3Event): string {
+    const id = String(event.context.params?.id ?? '')
+    if (!isUuid(id)) throw badRequest('The status page id must be a UUID.')
+    return id.toLowerCase()
+  }
+
+  async function call<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn()
+    } catch (err) {
+      if (!(err instanceof StatusPageError)) throw err
+      if (err.kind === 'not_found') throw notFound(err.message)
+      if (err.kind === 'conflict') throw conflict(err.message)
+      throw badRequest(err.message)
+    }
+  }
+
+  async function body(event: H3Event): Promise<unknown> {
+    const b = await readJson(event)
+    if (!b || typeof b !== 'object' || Array.isArray(b)) throw badRequest('The body must be a JSON object.')
+    return b
+  }
+
+  return {
+    [STATUS_PAGE_PATHS.statusPages]: {
+      POST: async (event: H3Event): Promise<Response> => {
+        const key = await guard(event, 'api')
+        const input = parseWith(StatusPageCreate, await body(event), 'status page')
+        const page = await call(() => service.create(key.user_id, input))
+        return new Response(JSON.stringify(statusPageView(page, base(event))), {
+          status: 201,
+          headers: { 'content-type': 'application/json; charset=utf-8' },
+        })
+      },
+      GET: async (event: H3Event): Promise<StatusPageList> => {
+        const key = await guard(event, 'api')
+        const pages = await service.list(key.user_id)
+        return { status_pages: pages.map((p) => statusPageView(p, base(event))) }
+      },
+    },
+    [STATUS_PAGE_PATHS.statusPage]: {
+      GET: async (event: H3Event): Promise<StatusPage> => {
+        const key = await guard(event, 'api')
+        return statusPageView(await call(() => service.get(key.user_id, pageId(event))), base(event))
+      },
+      PATCH: async (event: H3Event): Promise<StatusPage> => {
+        const key = await guard(event, 'api')
+        const id = pageId(event)
+        const input = parseWith(StatusPagePatch, await body(event), 'status page change')
+        return statusPageView(await call(() => service.update(key.user_id, id, input)), base(event))
+      },
+      DELETE: async (event: H3Event): Promise<Response> => {
+        const key = await guard(event, 'api')
+        const id = pageId(event)
+        await call(() => service.remove(key.user_id, id))
+        return new Response(null, { status: 204 })
+      },
+    },
+  }
+}

@@ -1,0 +1,173 @@
+/**
+ * The public, unauthenticated side of status pages (docs/decisions.md#the-public-face): `GET /status/{slug}` (HTML),
+ * `GET /status/{slug}.json`, and the badges `GET /status/{slug}/badges/{monitor_id}/{kind}.svg`.
+ *
+ * Caching: the view of a page is built from the page, its monitors and their rollups, and kept
+ * for CACHE_TTL_MS keyed by a fingerprint of what a visitor would see change at once (the page's
+ * last edit, each monitor's name, state and URL): a monitor going down or an edit shows at the
+ * next request, uptime figures within the TTL. Responses carry a strong ETag of their body and
+ * `Cache-Control: public, max-age=30`; a matching `If-None-Match` gets 304 with no body.
+ */
+import { createHash } from 'node:crypto'
+import type { H3Event } from 'h3'
+import {
+  BADGE_KINDS,
+  BADGE_WINDOWS,
+  INCIDENT_DAYS,
+  STATUS_PAGE_PATHS,
+  type BadgeKind,
+  type BadgeWindow,
+  type PublicStatusPage,
+} from '../contract/status-pages.js'
+import type { MonitorStore, MonitorRecord } from '../store/monitors.js'
+import type { StatusPageRecord, StatusPageStore } from '../store/status-pages.js'
+import { badRequest, notFound } from '../server/errors.js'
+import { drawBadge } from './badges.js'
+import { buildPublicPage } from './model.js'
+import { renderNotFound, renderStatusPage } from './render.js'
+import { STATUS_CSP } from './style.js'
+import type { UptimePort } from './uptime.js'
+
+export const CACHE_TTL_MS = 30_000
+const MAX_CACHED = 1000
+/** docs/decisions.md#the-public-face, as written there. */
+const PAGE_CACHE = 'public, max-age=30'
+const BADGE_CACHE = 'max-age=60'
+
+interface View {
+  fingerprint: string
+  expires: number
+  model: PublicStatusPage
+  html: string
+  htmlTag: string
+  json: string
+  jsonTag: string
+  /** Latest health score per monitor id (score badges). */
+  scores: Map<string, number | null>
+}
+
+export interface PublicPagesOptions {
+  pages: StatusPageStore
+  monitors: MonitorStore | undefined
+  uptime: UptimePort
+  now?: () => number
+  ttlMs?: number
+}
+
+const etagOf = (body: string) => `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`
+
+/** Whether an If-None-Match header names this ETag (weak or strong, or `*`). */
+export function matches(ifNoneMatch: string | null, etag: string): boolean {
+  if (!ifNoneMatch) return false
+  return ifNoneMatch.split(',').some((t) => {
+    const tag = t.trim().replace(/^W\//, '')
+    return tag === '*' || tag === etag
+  })
+}
+
+const PAGE_HEADERS = {
+  'content-security-policy': STATUS_CSP,
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+}
+
+export class PublicPages {
+  private readonly cache = new Map<string, View>()
+  private readonly now: () => number
+  private readonly ttlMs: number
+
+  constructor(private readonly o: PublicPagesOptions) {
+    this.now = o.now ?? Date.now
+    this.ttlMs = o.ttlMs ?? CACHE_TTL_MS
+  }
+
+  /** The page's monitors that still exist and are its owner's, in page order. */
+  private async monitorsOf(page: StatusPageRecord): Promise<MonitorRecord[]> {
+    if (!this.o.monitors) return []
+    const found = await Promise.all(page.monitor_ids.map((id) => this.o.monitors!.getMonitorById(id)))
+    return found.filter((m): m is MonitorRecord => m !== undefined && m.user_id === page.user_id)
+  }
+
+  /** The view of a slug, built or from the cache; undefined for a slug nobody has. */
+  async view(slug: string): Promise<View | undefined> {
+    const page = await this.o.pages.getStatusPageBySlug(slug)
+    if (!page) {
+      this.cache.delete(slug)
+      return undefined
+    }
+    const monitors = await this.monitorsOf(page)
+    const fingerprint = [
+      page.id,
+      page.updated_at,
+      ...monitors.map((m) => `${m.id}|${m.state}|${m.paused}|${m.name}|${m.url}`),
+    ].join('\n')
+    const now = this.now()
+    const cached = this.cache.get(slug)
+    if (cached && cached.fingerprint === fingerprint && cached.expires > now) return cached
+    const model = await buildPublicPage(page, monitors, this.o.uptime, now)
+    const html = renderStatusPage(model, INCIDENT_DAYS)
+    const json = JSON.stringify(model)
+    const view: View = {
+      fingerprint,
+      expires: now + this.ttlMs,
+      model,
+      html,
+      htmlTag: etagOf(html),
+      json,
+      jsonTag: etagOf(json),
+      scores: new Map(monitors.map((m) => [m.id, m.last_check?.health_score ?? null])),
+    }
+    this.cache.delete(slug)
+    this.cache.set(slug, view)
+    if (this.cache.size > MAX_CACHED) this.cache.delete(this.cache.keys().next().value!)
+    return view
+  }
+}
+
+function cached(event: H3Event, body: string, etag: string, type: string, cacheControl: string): Response {
+  const headers = { ...PAGE_HEADERS, 'content-type': type, 'cache-control': cacheControl, etag }
+  if (matches(event.req.headers.get('if-none-match'), etag))
+    return new Response(null, { status: 304, headers })
+  return new Response(body, { status: 200, headers })
+}
+
+export function statusPagePublicRoutes(pages: PublicPages) {
+  async function page(event: H3Event): Promise<Response> {
+    const raw = String(event.context.params?.slug ?? '')
+    const asJson = raw.endsWith('.json')
+    const view = await pages.view(asJson ? raw.slice(0, -5) : raw)
+    if (!view) {
+      if (asJson) throw notFound('No status page at this address.')
+      return new Response(renderNotFound(), {
+        status: 404,
+        headers: { ...PAGE_HEADERS, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' },
+      })
+    }
+    return asJson
+      ? cached(event, view.json, view.jsonTag, 'application/json; charset=utf-8', PAGE_CACHE)
+      : cached(event, view.html, view.htmlTag, 'text/html; charset=utf-8', PAGE_CACHE)
+  }
+
+  async function badge(event: H3Event): Promise<Response> {
+    const p = event.context.params ?? {}
+    const file = String(p.badge ?? '')
+    const kind = file.replace(/\.svg$/, '') as BadgeKind
+    if (!file.endsWith('.svg') || !BADGE_KINDS.includes(kind))
+      throw notFound(`No such badge: use ${BADGE_KINDS.map((k) => `${k}.svg`).join(', ')}.`)
+    const window = (event.url.searchParams.get('window') ?? '30d') as BadgeWindow
+    if (!BADGE_WINDOWS.includes(window))
+      throw badRequest(`Invalid window: use one of ${BADGE_WINDOWS.join(', ')}.`)
+    const view = await pages.view(String(p.slug ?? ''))
+    const id = String(p.monitor ?? '').toLowerCase()
+    const m = view?.model.monitors.find((x) => x.id === id)
+    if (!view || !m) throw notFound('No such monitor on this status page.')
+    const svg = drawBadge(kind, { ...m, score: view.scores.get(m.id) ?? null }, window)
+    return cached(event, svg, etagOf(svg), 'image/svg+xml; charset=utf-8', BADGE_CACHE)
+  }
+
+  return {
+    [STATUS_PAGE_PATHS.publicPage]: { GET: page },
+    [STATUS_PAGE_PATHS.badge]: { GET: badge },
+  }
+}

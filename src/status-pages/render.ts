@@ -1,0 +1,135 @@
+/**
+ * The public status page as HTML (docs/decisions.md#the-public-face): server-rendered from the same view as the JSON,
+ * works without JavaScript, one inline stylesheet allowed by hash. Plain string templates with
+ * escaping (not a component renderer): a page of 50 monitors has 4,500 day bars, and this is the
+ * page a crowd reloads during an outage.
+ */
+import type {
+  OverallState,
+  PublicIncident,
+  PublicMaintenance,
+  PublicMonitor,
+  PublicState,
+  PublicStatusPage,
+} from '../contract/status-pages.js'
+import { STATUS_CSS } from './style.js'
+
+const ESC: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
+export const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ESC[c])
+
+export const OVERALL_TEXT: Record<OverallState, string> = {
+  operational: 'All systems operational',
+  degraded: 'Some systems degraded',
+  partial_outage: 'Partial outage',
+  major_outage: 'Major outage',
+  maintenance: 'Under maintenance',
+  unknown: 'Status not known yet',
+}
+
+export const STATE_TEXT: Record<PublicState, string> = {
+  up: 'Up',
+  down: 'Down',
+  degraded: 'Degraded',
+  maintenance: 'Maintenance',
+  paused: 'Paused',
+  pending: 'Pending',
+}
+
+/** "99.95%", "100%"; "no data" for null. */
+export const pct = (p: number | null) => (p === null ? 'no data' : `${Math.round(p * 100) / 100}%`)
+
+/** The colour class of a day's bar; the text beside it says the same in words. */
+function barClass(p: number | null): string {
+  if (p === null) return ''
+  if (p >= 100) return ' class=g'
+  if (p >= 99) return ' class=y'
+  if (p >= 95) return ' class=o'
+  return ' class=r'
+}
+
+/** "2 d 3 h", "1 h 30 min", "4 min 10 s", "45 s". */
+export function duration(seconds: number): string {
+  const d = Math.floor(seconds / 86_400)
+  const h = Math.floor((seconds % 86_400) / 3600)
+  const m = Math.floor((seconds % 3600) / 60)
+  const s = seconds % 60
+  if (d > 0) return h > 0 ? `${d} d ${h} h` : `${d} d`
+  if (h > 0) return m > 0 ? `${h} h ${m} min` : `${h} h`
+  if (m > 0) return s > 0 ? `${m} min ${s} s` : `${m} min`
+  return `${s} s`
+}
+
+/** "2026-11-25 08:30 UTC" */
+export const utc = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`
+const time = (iso: string) => `<time datetime="${esc(iso)}">${utc(iso)}</time>`
+
+function monitorHtml(m: PublicMonitor, i: number): string {
+  const bars = m.days.map(
+    (d) => `<li${barClass(d.uptime_percent)}><i>${d.date}: ${pct(d.uptime_percent)}</i></li>`,
+  )
+  const first = m.days[0]?.date ?? ''
+  return (
+    `<li><div class=hd><h3 id=m${i}>${esc(m.name)}</h3><span class="st s-${m.state}">${STATE_TEXT[m.state]}</span></div>` +
+    (m.url !== undefined ? `<p class=u>${esc(m.url)}</p>` : '') +
+    `<p class=u>Uptime: ${pct(m.uptime['24h'])} (24 h), ${pct(m.uptime['30d'])} (30 d), ` +
+    `${pct(m.uptime_90d)} (${m.days.length} d)</p>` +
+    `<ol class=b aria-label="Daily uptime of ${esc(m.name)}, ${esc(first)} to today (UTC)">${bars.join('')}</ol>` +
+    `<div class=ax aria-hidden=true><span>${m.days.length} days ago</span><span>Today</span></div></li>`
+  )
+}
+
+function maintenanceHtml(list: PublicMaintenance[], names: Map<string, string>): string {
+  if (list.length === 0) return ''
+  const items = list.map(
+    (w) =>
+      `<li><strong>${esc(w.name)}</strong> <span class=mu>(${w.active ? 'in progress' : 'scheduled'})</span>: ` +
+      `${time(w.starts_at)} to ${time(w.ends_at)}; ` +
+      `${esc(w.monitor_ids.map((id) => names.get(id) ?? '').join(', '))}</li>`,
+  )
+  return `<section aria-labelledby=mh><h2 id=mh>Maintenance</h2><ul class=l>${items.join('')}</ul></section>`
+}
+
+function incidentsHtml(list: PublicIncident[], days: number): string {
+  const items = list.map(
+    (x) =>
+      `<li><strong>${esc(x.monitor_name)}</strong> was down from ${time(x.started_at)} ` +
+      (x.ended_at
+        ? `to ${time(x.ended_at)} (${duration(x.duration_seconds)})`
+        : `and still is (${duration(x.duration_seconds)} so far)`) +
+      '</li>',
+  )
+  const body = items.length
+    ? `<ul class=l>${items.join('')}</ul>`
+    : `<p class=mu>No incidents in the last ${days} days.</p>`
+  return `<section aria-labelledby=ih><h2 id=ih>Incidents, last ${days} days</h2>${body}</section>`
+}
+
+export function renderStatusPage(p: PublicStatusPage, incidentDays: number): string {
+  const names = new Map(p.monitors.map((m) => [m.id, m.name]))
+  const monitors = p.monitors.length
+    ? `<ul class=m>${p.monitors.map(monitorHtml).join('')}</ul>`
+    : '<p class=mu>No monitors on this page yet.</p>'
+  return (
+    '<!doctype html><html lang=en><head><meta charset=utf-8>' +
+    '<meta name=viewport content="width=device-width,initial-scale=1"><meta name=color-scheme content="light dark">' +
+    `<title>${esc(p.title)}</title><style>${STATUS_CSS}</style></head><body><div class=w>` +
+    `<header><h1>${esc(p.title)}</h1>${p.description ? `<p class=d>${esc(p.description)}</p>` : ''}</header><main>` +
+    `<section class="ov s-${p.state}" aria-labelledby=oh><h2 id=oh>${OVERALL_TEXT[p.state]}</h2>` +
+    `<p>Updated ${time(p.generated_at)}</p></section>` +
+    maintenanceHtml(p.maintenance, names) +
+    `<section aria-labelledby=sh><h2 id=sh>Services</h2>${monitors}</section>` +
+    incidentsHtml(p.incidents, incidentDays) +
+    `</main><footer><p><a href="${esc(p.slug)}.json">This page as JSON</a> · Monitored with sitehealth</p></footer>` +
+    '</div></body></html>'
+  )
+}
+
+/** The page for a slug nobody has. */
+export function renderNotFound(): string {
+  return (
+    '<!doctype html><html lang=en><head><meta charset=utf-8>' +
+    '<meta name=viewport content="width=device-width,initial-scale=1"><meta name=color-scheme content="light dark">' +
+    `<title>Status page not found</title><style>${STATUS_CSS}</style></head><body><div class=w><main>` +
+    '<h1>Status page not found</h1><p class=d>There is no status page at this address.</p></main></div></body></html>'
+  )
+}

@@ -1,0 +1,143 @@
+/**
+ * Status pages as plain functions over the store (docs/decisions.md#the-public-face): create, read, change and delete
+ * a user's pages. A page may only show its owner's monitors; its slug must match SLUG_PATTERN, may
+ * not be a reserved word, and is unique on the server. Knows nothing of HTTP: the routes turn a
+ * StatusPageError into the envelope (400 naming the field, 404, 409).
+ */
+import {
+  RESERVED_SLUGS,
+  publicStatusPath,
+  type StatusPage,
+  type StatusPageCreate,
+  type StatusPagePatch,
+} from '../contract/status-pages.js'
+import { nextId } from '../monitors/ids.js'
+import type { MonitorStore } from '../store/monitors.js'
+import { SlugTakenError, type StatusPageRecord, type StatusPageStore } from '../store/status-pages.js'
+
+export type StatusPageErrorKind = 'invalid' | 'not_found' | 'conflict'
+
+export class StatusPageError extends Error {
+  override readonly name = 'StatusPageError'
+  constructor(
+    readonly kind: StatusPageErrorKind,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+const RESERVED = new Set<string>(RESERVED_SLUGS)
+
+export function statusPageView(p: StatusPageRecord, baseUrl: string): StatusPage {
+  return {
+    id: p.id,
+    slug: p.slug,
+    title: p.title,
+    description: p.description,
+    monitor_ids: p.monitor_ids,
+    show_urls: p.show_urls,
+    public_url: baseUrl.replace(/\/+$/, '') + publicStatusPath(p.slug),
+    created_at: p.created_at,
+    updated_at: p.updated_at,
+  }
+}
+
+export class StatusPageService {
+  constructor(
+    readonly pages: StatusPageStore,
+    private readonly monitors: MonitorStore | undefined,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  private checkSlug(slug: string): void {
+    if (RESERVED.has(slug))
+      throw new StatusPageError('conflict', `The slug "${slug}" is reserved: choose another (slug).`)
+  }
+
+  /** Every id must be one of the user's monitors, each once. */
+  private async checkMonitors(userId: string, ids: string[]): Promise<string[]> {
+    const seen = new Set<string>()
+    const out: string[] = []
+    for (const [i, raw] of ids.entries()) {
+      const id = raw.toLowerCase()
+      if (seen.has(id))
+        throw new StatusPageError(
+          'invalid',
+          `Invalid status page (monitor_ids.${i}): ${raw} is listed twice.`,
+        )
+      seen.add(id)
+      const m = await this.monitors?.getMonitor(userId, id)
+      if (!m)
+        throw new StatusPageError(
+          'invalid',
+          `Invalid status page (monitor_ids.${i}): no monitor with id ${raw} for this API key.`,
+        )
+      out.push(id)
+    }
+    return out
+  }
+
+  private async save<T>(fn: () => Promise<T>, slug: string): Promise<T> {
+    try {
+      return await fn()
+    } catch (err) {
+      if (err instanceof SlugTakenError)
+        throw new StatusPageError('conflict', `The slug "${slug}" is taken: choose another (slug).`)
+      throw err
+    }
+  }
+
+  async create(userId: string, body: StatusPageCreate): Promise<StatusPageRecord> {
+    this.checkSlug(body.slug)
+    const monitorIds = await this.checkMonitors(userId, body.monitor_ids)
+    const now = new Date(this.now()).toISOString()
+    const record: StatusPageRecord = {
+      id: nextId(this.now()),
+      user_id: userId,
+      slug: body.slug,
+      title: body.title,
+      description: body.description || null,
+      monitor_ids: monitorIds,
+      show_urls: body.show_urls ?? false,
+      created_at: now,
+      updated_at: now,
+    }
+    return this.save(() => this.pages.createStatusPage(record), body.slug)
+  }
+
+  async get(userId: string, id: string): Promise<StatusPageRecord> {
+    const p = await this.pages.getStatusPage(userId, id.toLowerCase())
+    if (!p) throw new StatusPageError('not_found', 'No status page with this id for this API key.')
+    return p
+  }
+
+  list(userId: string): Promise<StatusPageRecord[]> {
+    return this.pages.listStatusPages(userId)
+  }
+
+  async update(userId: string, id: string, patch: StatusPagePatch): Promise<StatusPageRecord> {
+    const prev = await this.get(userId, id)
+    if (patch.slug !== undefined && patch.slug !== prev.slug) this.checkSlug(patch.slug)
+    const next: StatusPageRecord = {
+      ...prev,
+      slug: patch.slug ?? prev.slug,
+      title: patch.title ?? prev.title,
+      description: patch.description === undefined ? prev.description : patch.description || null,
+      monitor_ids:
+        patch.monitor_ids === undefined
+          ? prev.monitor_ids
+          : await this.checkMonitors(userId, patch.monitor_ids),
+      show_urls: patch.show_urls ?? prev.show_urls,
+      updated_at: new Date(this.now()).toISOString(),
+    }
+    const saved = await this.save(() => this.pages.updateStatusPage(next), next.slug)
+    if (!saved) throw new StatusPageError('not_found', 'No status page with this id for this API key.')
+    return saved
+  }
+
+  async remove(userId: string, id: string): Promise<void> {
+    if (!(await this.pages.deleteStatusPage(userId, id.toLowerCase())))
+      throw new StatusPageError('not_found', 'No status page with this id for this API key.')
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * What a status page needs from monitoring history (docs/decisions.md#monitoring-depth: rollups, incidents,
+ * maintenance windows), as one small port. The monitoring-depth code owns that history; serve
+ * binds this port to it, so status pages, badges and the dashboard read the same rollups and no
+ * second copy of history is kept.
+ */
+import type { MonitorRecord } from '../store/monitors.js'
+
+export interface UptimeWindows {
+  '24h': number | null
+  '7d': number | null
+  '30d': number | null
+}
+
+export interface DayUptime {
+  /** UTC day, YYYY-MM-DD. */
+  date: string
+  /** null: no run counted that day. */
+  uptime_percent: number | null
+}
+
+export interface IncidentSpan {
+  started_at: string
+  /** null: still down. */
+  ended_at: string | null
+}
+
+export interface MaintenanceSpan {
+  name: string
+  starts_at: string
+  ends_at: string
+  /** The monitors it covers; 'all' for every monitor of the owner. */
+  monitor_ids: string[] | 'all'
+}
+
+export interface UptimePort {
+  /** Percent up over the last 24 h, 7 d and 30 d. */
+  windows(monitor: MonitorRecord): Promise<UptimeWindows>
+  /** One entry per UTC day from `fromDay` to `toDay` (both YYYY-MM-DD, inclusive), oldest first. */
+  days(monitor: MonitorRecord, fromDay: string, toDay: string): Promise<DayUptime[]>
+  /** Down periods that overlap [sinceMs, now], newest first. */
+  incidents(monitor: MonitorRecord, sinceMs: number): Promise<IncidentSpan[]>
+  /** The owner's maintenance on now or coming, soonest first (recurring ones: the next occurrence). */
+  maintenance(userId: string, nowMs: number): Promise<MaintenanceSpan[]>
+}
+
+/** The UTC day of an epoch ms. */
+export const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10)
+const DAY_MS = 86_400_000
+
+/** Every UTC day from `from` to `to`, inclusive. */
+export function daysBetween(from: string, to: string): string[] {
+  const out: string[] = []
+  for (let t = Date.parse(`${from}T00:00:00Z`); t <= Date.parse(`${to}T00:00:00Z`); t += DAY_MS)
+    out.push(dayOf(t))
+  return out
+}
+
+/** A port that knows no history: every figure null, no incident, no maintenance. */
+export const NO_HISTORY: UptimePort = {
+  windows: async () => ({ '24h': null, '7d': null, '30d': null }),
+  days: async (_m, from, to) => daysBetween(from, to).map((date) => ({ date, uptime_percent: null })),
+  incidents: async () => [],
+  maintenance: async () => [],
+}
