@@ -38,6 +38,8 @@ export const EXIT_CODE_BY_ERROR: Readonly<Record<string, number>> = {
   usage_error: EXIT.usage,
   invalid_url: EXIT.usage,
   not_found: EXIT.usage,
+  /** 409: the name asked for is taken (a status page slug): an input problem. */
+  conflict: EXIT.usage,
   invalid_api_key: EXIT.auth,
   revoked_api_key: EXIT.auth,
   no_api_key: EXIT.auth,

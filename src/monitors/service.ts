@@ -487,9 +487,18 @@ export class MonitorService {
         )
       }
       this.track(
-        Promise.all(sends).then((done) => {
+        Promise.allSettled(sends).then(async (done) => {
+          const failed = done.find((d): d is PromiseRejectedResult => d.status === 'rejected')
+          if (failed) {
+            // the outcome could not be recorded (the store is down or the disk full): give the
+            // lease back so the delivery sweep sends what is still pending once the store is back
+            this.unfinished.delete(e.id)
+            await this.o.monitors.releaseDeliveries([e.id]).catch(() => {})
+            throw failed.reason
+          }
           // a stop cut retries short: the lease stays ours until drain() gives it back
-          if (!done.some((d) => (d as Delivery | undefined)?.status === 'pending'))
+          const values = done.map((d) => (d as PromiseFulfilledResult<unknown>).value)
+          if (!values.some((d) => (d as Delivery | undefined)?.status === 'pending'))
             this.unfinished.delete(e.id)
         }),
         e.id,
