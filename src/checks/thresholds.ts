@@ -140,6 +140,7 @@ export const SECURITY_HEADERS = {
   base: 100, // Observatory: every scan starts at 100
   extraCreditMin: 90, // Observatory MINIMUM_SCORE_FOR_EXTRA_CREDIT: bonuses count only if the uncurved score ≥ 90
   weakValueCap: 89, // our own reasoning: a weak value (short HSTS, unsafe-inline…) must count, so bonuses cannot lift it back to ok
+  findingCap: 99, // our own reasoning: 100 means nothing to fix; a listed (non-info) finding keeps the score below it, whatever the extra credit
   hstsMinMaxAge: 180 * DAY_S, // Observatory's six-month line, 15,552,000 s
   /** Final statuses Observatory grades (2xx, 3xx, 401, 403); an error page's headers say little about the site. */
   gradedStatus: (status: number) => (status >= 200 && status < 400) || status === 401 || status === 403,
@@ -165,10 +166,12 @@ export const SECURITY_HEADERS = {
     cspNoScriptRestriction: -20, // Observatory: neither script-src nor default-src
     cspObjectUnrestricted: -20, // Observatory: no object-src and no default-src reads as object-src * (overly broad)
     cspInsecureScheme: -20, // Observatory csp-implemented-with-insecure-scheme: http: sources for active content on https
+    cspInsecurePassive: -10, // Observatory csp-implemented-with-insecure-scheme-in-passive-content-only (img/media; fonts too, which mixed-content rules block outright)
     cspUnsafeEval: -10, // Observatory: 'unsafe-eval' in script-src
     cspNoUnsafe: 5, // Observatory: no unsafe sources
     cspDefaultNone: 10, // Observatory: no unsafe sources and default-src 'none'
     hstsMissing: -20, // Observatory hsts-not-implemented (also: no max-age, max-age=0, unparsable)
+    hstsInvalidCert: -20, // Observatory hsts-invalid-cert: RFC 6797 §8.1, a UA ignores STS over a connection with certificate errors
     hstsShort: -10, // Observatory: max-age < 15,552,000
     hstsPlainHttp: -20, // Observatory hsts-not-implemented-no-https: plain-http sites cannot use HSTS
     xctoMissing: -5, // Observatory (also: any value but nosniff first)

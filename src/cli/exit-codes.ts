@@ -38,7 +38,7 @@ export const EXIT_CODE_BY_ERROR: Readonly<Record<string, number>> = {
   usage_error: EXIT.usage,
   invalid_url: EXIT.usage,
   not_found: EXIT.usage,
-  /** 409: the name asked for is taken (a status page slug): an input problem. */
+  /** 409: a name the user chose (a monitor ref) is taken: fix the input. */
   conflict: EXIT.usage,
   invalid_api_key: EXIT.auth,
   revoked_api_key: EXIT.auth,

@@ -210,6 +210,11 @@ Faults: every wait on PostgreSQL and Redis is bounded (--db-query-timeout, --db-
       default: 3600,
       min: 1,
     }),
+    'metrics-token': Flags.string({
+      description:
+        'Serve Prometheus metrics at GET /metrics to requests with `Authorization: Bearer <token>` (off when unset).',
+      env: 'SITEHEALTH_METRICS_TOKEN',
+    }),
     'redis-url': Flags.string({
       description:
         'Keep rate-limit windows in Redis (redis://[:password@]host:6379[/db]) instead of memory or PostgreSQL.',
@@ -268,6 +273,7 @@ Faults: every wait on PostgreSQL and Redis is bounded (--db-query-timeout, --db-
         failureLimit: flags['failure-limit'],
         failureWindowSec: flags['failure-window'],
         maxConnections: flags['max-connections'],
+        metricsToken: flags['metrics-token'] || undefined,
       })
     } catch (err) {
       if (err instanceof DataDirLockedError) this.error(err.message, { exit: 1 })

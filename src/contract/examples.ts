@@ -238,7 +238,7 @@ const monitorCreate: MonitorCreate = {
   url: 'https://shop.example.com/',
   interval_seconds: 300,
   name: 'Shop',
-  alerts: { down_after: 2, min_score: 70 },
+  alerts: { down_after: 2, min_score: 70, recover_after: 1, remind_every_minutes: 60 },
   channels: [
     { type: 'webhook', url: 'https://hooks.example.com/sitehealth' },
     { type: 'slack', url: 'https://hooks.slack.com/services/T000/B000/XXXXXXXX' },
@@ -248,7 +248,15 @@ const monitorCreate: MonitorCreate = {
 const monitorPatch: MonitorPatch = { paused: true }
 
 const monitor: Monitor = {
+  type: 'http',
+  grace_seconds: null,
+  assertions: [
+    { source: 'status_code', comparison: 'equals', target: 200 },
+    { source: 'text_body', comparison: 'contains', target: 'Add to cart' },
+  ],
+  uptime: { '24h': 100, '7d': 99.93, '30d': 99.71 },
   id: MONITOR_ID,
+  ref: 'shop',
   url: 'https://shop.example.com/',
   name: 'Shop',
   interval_seconds: 300,
@@ -265,10 +273,24 @@ const monitor: Monitor = {
   next_run_at: '2026-11-23T09:19:07.412Z',
   created_at: '2026-11-20T16:02:51.930Z',
   updated_at: CREATED,
-  alerts: { down_after: 2, min_score: 70 },
+  alerts: { down_after: 2, min_score: 70, recover_after: 1, remind_every_minutes: 60 },
   channels: [
-    { id: WEBHOOK_ID, type: 'webhook', target: 'https://hooks.example.com/…' },
-    { id: SLACK_ID, type: 'slack', target: 'https://hooks.slack.com/…' },
+    {
+      id: WEBHOOK_ID,
+      type: 'webhook',
+      target: 'https://hooks.example.com/…',
+      name: 'ops-hook',
+      source: '${OPS_WEBHOOK_URL}',
+      fingerprint: 'sha256:5f0c6b3e1d2a4c8b9e7f6a5d4c3b2a19f8e7d6c5b4a39281706f5e4d3c2b1a09',
+    },
+    {
+      id: SLACK_ID,
+      type: 'slack',
+      target: 'https://hooks.slack.com/…',
+      name: null,
+      source: null,
+      fingerprint: 'sha256:0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9',
+    },
   ],
 }
 
@@ -286,6 +308,24 @@ const monitorRuns: MonitorRuns = {
       response_time_ms: 212,
       state: 'up',
       error: null,
+      assertions: [
+        {
+          source: 'status_code',
+          property: null,
+          comparison: 'equals',
+          target: 200,
+          passed: true,
+          actual: 200,
+        },
+        {
+          source: 'text_body',
+          property: null,
+          comparison: 'contains',
+          target: 'Add to cart',
+          passed: true,
+          actual: '<!doctype html><html lang="en"><head><title>Shop</title>…',
+        },
+      ],
     },
     {
       id: '0193a5c0-1a2b-7c3d-8e4f-aa0000000001',
@@ -297,6 +337,7 @@ const monitorRuns: MonitorRuns = {
       response_time_ms: null,
       state: 'down',
       error: { code: 'check_failed', message: 'Could not connect to shop.example.com: connection refused.' },
+      assertions: [],
     },
   ],
   next_cursor: '0193a5c0-1a2b-7c3d-8e4f-aa0000000001',
@@ -493,6 +534,10 @@ export const ERROR_EXAMPLES: Record<ErrorCode, Record<string, { summary: string;
     slug: {
       summary: 'A status page slug another page has (or a reserved word)',
       value: envelope('conflict', 'The slug "acme" is taken: choose another (slug).'),
+    },
+    ref: {
+      summary: 'A ref another monitor of this user carries',
+      value: envelope('conflict', 'Another of your monitors already has the ref "api-health".'),
     },
   },
   server_busy: {

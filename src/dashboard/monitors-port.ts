@@ -5,7 +5,10 @@
  */
 export interface MonitorView {
   id: string
-  url: string
+  /** Its ref in a monitors-as-code file (sitehealth.yaml), or null. */
+  ref: string | null
+  /** null for heartbeat monitors. */
+  url: string | null
   name: string
   interval_seconds: number
   paused: boolean

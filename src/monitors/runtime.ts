@@ -9,6 +9,7 @@ import { Deliverer, type DeliveryOptions } from './channels/deliver.js'
 import { Scheduler, type SchedulerOptions } from './scheduler.js'
 import { secretBox } from './secrets.js'
 import { MonitorService } from './service.js'
+import type { Metrics } from '../metrics/index.js'
 
 /** How often alerts nobody is sending are looked for, ms, unless told otherwise. */
 export const DEFAULT_DELIVERY_SWEEP_MS = 30_000
@@ -30,6 +31,8 @@ export interface MonitoringOptions {
    */
   deliverySweepMs?: number
   log?: (line: string) => void
+  /** Check durations, outcomes and scheduler lag for /metrics. */
+  metrics?: Metrics
 }
 
 export interface Monitoring {
@@ -56,8 +59,15 @@ export async function startMonitoring(o: MonitoringOptions): Promise<Monitoring>
     capacity: o.capacity,
     minInterval: o.minInterval,
     log: o.log,
+    metrics: o.metrics,
   })
-  const scheduler = new Scheduler(service, { ...o.scheduler, capacity: o.capacity, log: o.log })
+  const metrics = o.metrics
+  const scheduler = new Scheduler(service, {
+    ...o.scheduler,
+    capacity: o.capacity,
+    log: o.log,
+    ...(metrics ? { onLag: (ms: number) => metrics.observeLag(ms) } : {}),
+  })
   service.onScheduleChange = () => scheduler.kick()
   // a store that is down at start must not stop monitoring from starting: the sweep retries
   await service.sweepDeliveries().catch((err) => o.log?.(`delivery sweep: ${(err as Error).message}`))

@@ -9,8 +9,10 @@ import { assertTargetAllowed, parseTargetUrl } from '../checks/guard.js'
 import type { CheckReport } from '../checks/types.js'
 import {
   DEFAULT_DOWN_AFTER,
+  DEFAULT_RECOVER_AFTER,
   INTERVAL,
   type Alerts,
+  type AlertsView,
   type ChannelRequest,
   type Delivery,
   type LastCheck,
@@ -23,6 +25,7 @@ import type { RunResult } from '../contract/schemas.js'
 import { RunRefused, runForUser, type RunDeps, type RunHow } from '../runs/index.js'
 import { toRunResult } from '../server/mapping.js'
 import type { ChannelRecord, EventRecord, MonitorRecord, MonitorStore, RunRecord } from '../store/monitors.js'
+import { DuplicateRefError } from '../store/errors.js'
 import type { Store } from '../store/types.js'
 import type { Deliverer } from './channels/deliver.js'
 import { nextId } from './ids.js'
@@ -45,6 +48,8 @@ export interface MonitorServiceOptions {
   /** Replaces the engine (tests of the scheduler at scale). */
   check?: (url: string) => Promise<CheckReport>
   log?: (line: string) => void
+  /** Check durations and outcomes for /metrics. */
+  metrics?: RunDeps['metrics']
 }
 
 /** Bad input, as the routes' 400 / 404 answers. */
@@ -52,9 +57,16 @@ export class MonitorInputError extends Error {
   constructor(
     message: string,
     readonly notFound = false,
+    /** A unique name (a ref) is taken: the routes' 409. */
+    readonly conflict = false,
   ) {
     super(message)
   }
+}
+
+function refTaken(err: unknown): never {
+  if (err instanceof DuplicateRefError) throw new MonitorInputError(err.message, false, true)
+  throw err
 }
 
 export type RunOutcome =
@@ -66,6 +78,13 @@ export type RunOutcome =
       monitor: MonitorRecord | undefined
     }
   | { kind: 'no_credits' }
+
+/** The certificate's end of validity from the https_ssl signal's details, as ISO; null when none. */
+function certificateExpiry(details: Record<string, unknown> | undefined): string | null {
+  const v = details?.validTo
+  const t = typeof v === 'string' ? Date.parse(v) : NaN
+  return Number.isFinite(t) ? new Date(t).toISOString() : null
+}
 
 export class MonitorService {
   readonly minInterval: number
@@ -91,6 +110,7 @@ export class MonitorService {
       checkTimeoutMs: o.checkTimeoutMs,
       check: o.check,
       log: o.log,
+      metrics: o.metrics,
     }
   }
 
@@ -118,10 +138,13 @@ export class MonitorService {
     return s
   }
 
-  private alerts(a: Alerts | undefined, prev?: MonitorRecord['alerts']): MonitorRecord['alerts'] {
+  private alerts(a: Alerts | undefined, prev?: MonitorRecord['alerts']): AlertsView {
     return {
       down_after: a?.down_after ?? prev?.down_after ?? DEFAULT_DOWN_AFTER,
       min_score: a?.min_score !== undefined ? a.min_score : (prev?.min_score ?? null),
+      recover_after: a?.recover_after ?? prev?.recover_after ?? DEFAULT_RECOVER_AFTER,
+      remind_every_minutes:
+        a?.remind_every_minutes !== undefined ? a.remind_every_minutes : (prev?.remind_every_minutes ?? null),
     }
   }
 
@@ -143,8 +166,10 @@ export class MonitorService {
           throw err
         }
       }
+      const labels = { name: r.name ?? null, source: r.source ?? null }
       const same = keep.find((c) => c.type === r.type && c.target === target)
-      if (same) return same
+      // the same channel keeps its id and secret; a file may rename it or change how it is written
+      if (same) return { ...same, name: r.name ?? same.name ?? null, source: r.source ?? same.source ?? null }
       const id = nextId(this.now())
       let sealed: string | null = null
       if (r.type === 'webhook') {
@@ -152,7 +177,7 @@ export class MonitorService {
         secrets.set(id, secret)
         sealed = this.o.secrets.seal(secret)
       }
-      return { id, type: r.type, target, secret_sealed: sealed }
+      return { id, type: r.type, target, secret_sealed: sealed, ...labels }
     })
   }
 
@@ -162,6 +187,8 @@ export class MonitorService {
     userId: string,
     body: MonitorCreate,
   ): Promise<{ monitor: MonitorRecord; secrets: Map<string, string> }> {
+    if (body.type === 'heartbeat' || body.url === undefined)
+      throw new MonitorInputError('Heartbeat monitors are not available on this server yet (type).')
     const url = this.target(body.url)
     const interval = this.interval(body.interval_seconds)
     const secrets = new Map<string, string>()
@@ -171,6 +198,7 @@ export class MonitorService {
     const m: MonitorRecord = {
       id,
       user_id: userId,
+      ref: body.ref ?? null,
       url,
       name: body.name ?? new URL(url).host,
       interval_seconds: interval,
@@ -185,8 +213,9 @@ export class MonitorService {
       alerts: this.alerts(body.alerts),
       channels,
       memory: INITIAL_MEMORY,
+      assertions: body.assertions ?? [],
     }
-    await this.o.monitors.createMonitor(m)
+    await this.o.monitors.createMonitor(m).catch(refTaken)
     this.onScheduleChange()
     return { monitor: m, secrets }
   }
@@ -220,13 +249,15 @@ export class MonitorService {
         next.next_run_at = Math.min(next.next_run_at, now + next.interval_seconds * 1000)
     }
     if (patch.name !== undefined) next.name = patch.name
+    if (patch.assertions !== undefined) next.assertions = patch.assertions
+    if (patch.ref !== undefined) next.ref = patch.ref
     if (patch.alerts !== undefined) next.alerts = this.alerts(patch.alerts, prev.alerts)
     if (patch.channels !== undefined) next.channels = this.channels(patch.channels, prev.channels, secrets)
     if (patch.paused === true && !prev.paused)
       Object.assign(next, { paused: true, paused_reason: 'user', next_run_at: null })
     if (patch.paused === false && prev.paused)
       Object.assign(next, { paused: false, paused_reason: null, next_run_at: now })
-    const saved = await this.o.monitors.updateMonitor(next)
+    const saved = await this.o.monitors.updateMonitor(next).catch(refTaken)
     if (!saved) throw new MonitorInputError('No monitor with this id for this API key.', true)
     this.onScheduleChange()
     return { monitor: saved, secrets }
@@ -283,6 +314,8 @@ export class MonitorService {
         risk_level: check.risk_level,
         status: report.status,
         created_at: check.created_at,
+        response_time_ms: Math.max(0, Math.round(report.responseTimeMs)),
+        certificate_expires_at: certificateExpiry(check.checks.https_ssl?.details),
       }
       responseMs = Math.max(0, Math.round(report.responseTimeMs))
       obs = observeCheck(last, check.checks)

@@ -1,35 +1,64 @@
-/** From stored records to the wire shapes of docs/decisions.md#monitors-and-alerts. */
-import type { Monitor, MonitorEvent, MonitorRun } from '../contract/monitors.js'
-import type { EventRecord, MonitorRecord, RunRecord } from '../store/monitors.js'
+/** From stored records to the wire shapes of docs/decisions.md#monitors-and-alerts and #monitoring-depth. */
+import { createHash } from 'node:crypto'
+import type { UptimeWindows } from '../contract/monitoring.js'
+import type { ChannelType, Monitor, MonitorEvent, MonitorRun, MonitorState } from '../contract/monitors.js'
+import { alertsOf, type EventRecord, type MonitorRecord, type RunRecord } from '../store/monitors.js'
 import { maskTarget } from './channels/format.js'
 
-/** `secrets`: channel id → secret, only in the response that created those channels. */
-export function monitorView(m: MonitorRecord, secrets: Map<string, string> = new Map()): Monitor {
+export const NO_UPTIME: UptimeWindows = { '24h': null, '7d': null, '30d': null }
+
+export interface MonitorViewExtras {
+  /** channel id → secret, only in the response that created those channels. */
+  secrets?: Map<string, string>
+  /** The push URL of a heartbeat monitor, only in the response that created it. */
+  pushUrl?: string
+  uptime?: UptimeWindows
+  /** A maintenance window covers the monitor now. */
+  inMaintenance?: boolean
+}
+
+export function monitorState(m: MonitorRecord, inMaintenance = false): MonitorState {
+  if (m.paused) return 'paused'
+  return inMaintenance ? 'maintenance' : m.state
+}
+
+export function monitorView(m: MonitorRecord, x: MonitorViewExtras = {}): Monitor {
+  const type = m.type ?? 'http'
+  const secrets = x.secrets ?? new Map<string, string>()
   return {
     id: m.id,
-    url: m.url,
+    type,
+    ref: m.ref ?? null,
+    url: type === 'heartbeat' ? null : m.url,
     name: m.name,
     interval_seconds: m.interval_seconds,
+    grace_seconds: type === 'heartbeat' ? (m.grace_seconds ?? 0) : null,
     paused: m.paused,
     paused_reason: m.paused ? m.paused_reason : null,
-    state: m.paused ? 'paused' : m.state,
+    state: monitorState(m, x.inMaintenance),
     last_check: m.last_check,
     next_run_at: m.next_run_at === null ? null : new Date(m.next_run_at).toISOString(),
     created_at: m.created_at,
     updated_at: m.updated_at,
-    alerts: m.alerts,
+    alerts: alertsOf(m),
     channels: m.channels.map((c) => ({
       id: c.id,
       type: c.type,
       target: maskTarget(c.type, c.target),
+      name: c.name ?? null,
+      source: c.source ?? null,
+      fingerprint: channelFingerprint(c.type, c.target),
       ...(secrets.has(c.id) ? { secret: secrets.get(c.id)! } : {}),
     })),
+    assertions: m.assertions ?? [],
+    uptime: x.uptime ?? NO_UPTIME,
+    ...(x.pushUrl !== undefined ? { push_url: x.pushUrl } : {}),
   }
 }
 
 export function runView(r: RunRecord): MonitorRun {
-  const { monitor_id: _m, ...run } = r
-  return run
+  const { monitor_id: _m, assertions, ...run } = r
+  return { ...run, assertions: assertions ?? [] }
 }
 
 export function eventView(e: EventRecord): MonitorEvent {
@@ -43,4 +72,9 @@ export function eventView(e: EventRecord): MonitorEvent {
     check_id: e.check?.id ?? null,
     deliveries: e.deliveries,
   }
+}
+
+/** A channel's target as a digest (the `fingerprint` of the Channel shape). */
+export function channelFingerprint(type: ChannelType, target: string): string {
+  return `sha256:${createHash('sha256').update(`${type}\n${target}`, 'utf8').digest('hex')}`
 }

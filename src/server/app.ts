@@ -21,6 +21,7 @@ import { publicRoutes } from './routes/public.js'
 import { accountApiRoutes } from '../accounts/api-routes.js'
 import { dashboardRoutes } from '../dashboard/routes.js'
 import { statusPageRoutes } from '../status-pages/index.js'
+import { metricsRoutes } from '../metrics/index.js'
 
 type Handler = (event: H3Event) => unknown
 type RouteTable = Record<string, Partial<Record<string, Handler>>>
@@ -110,6 +111,7 @@ export function createApp(opts: ServerOptions): App {
       : {}),
     ...(opts.monitoring ? monitorRoutes(opts, opts.monitoring, limiter, inFlight, failures) : {}),
     ...statusPageRoutes(opts, limiter),
+    ...(opts.metrics ? metricsRoutes(opts.metrics.registry, opts.metrics.token) : {}),
     [PATHS.openapi]: {
       GET: (event) => {
         const origin = (opts.publicUrl ?? event.url.origin).replace(/\/+$/, '')
@@ -129,6 +131,7 @@ export function createApp(opts: ServerOptions): App {
     },
   }
 
+  const metrics = opts.metrics?.registry
   const app = new H3({
     silent: true,
     onRequest(event) {
@@ -145,6 +148,16 @@ export function createApp(opts: ServerOptions): App {
         if (!response.headers.has(k)) response.headers.set(k, v)
       for (const [k, v] of Object.entries((event.context.extraHeaders ?? {}) as Record<string, string>))
         response.headers.set(k, v)
+      if (metrics) {
+        const started = event.context.startedAt as number | undefined
+        const seconds = started === undefined ? 0 : (performance.now() - started) / 1000
+        metrics.observeRequest(
+          event.req.method,
+          (event.context.route as string) ?? 'unmatched',
+          response.status,
+          seconds,
+        )
+      }
       if (opts.log) {
         // the raw path: a path that cannot be decoded is logged as sent
         const path = event.req.url.replace(/^[a-z]+:\/\/[^/]+/i, '')
@@ -159,6 +172,7 @@ export function createApp(opts: ServerOptions): App {
       .concat(methods.GET ? ['HEAD'] : [])
       .join(', ')
     app.all(path, (event) => {
+      event.context.route = path
       const method = event.req.method
       const handler = methods[method] ?? (method === 'HEAD' ? methods.GET : undefined)
       if (!handler)

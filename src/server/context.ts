@@ -6,6 +6,7 @@ import type { DashboardMonitors } from '../dashboard/monitors-port.js'
 import type { FailurePolicy } from './failure-budget.js'
 import type { RateLimiter } from './rate-limit.js'
 import type { UptimePort } from '../status-pages/uptime.js'
+import type { Metrics } from '../metrics/index.js'
 
 export interface Limits {
   /** Run-check requests per key per window (routes 3 and 4 share it). */
@@ -34,6 +35,8 @@ export interface ServerOptions {
   dashboardMonitors?: DashboardMonitors
   /** Monitors and alerts (docs/decisions.md#monitors-and-alerts); their routes exist when it is given. */
   monitoring?: Monitoring
+  /** Prometheus series, with the token /metrics asks for (`serve --metrics-token`); off when unset. */
+  metrics?: { registry: Metrics; token: string }
   /** Monitoring history for status pages and badges (rollups, incidents, maintenance). */
   uptime?: UptimePort
   /** Shared rate-limit windows (memory, PostgreSQL or Redis); in memory when omitted. */

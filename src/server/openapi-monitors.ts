@@ -46,7 +46,7 @@ export function monitorPaths(h: OpenApiHelpers): Json {
           'Watches a URL on a schedule: every run is a saved check charged 1 credit. A webhook channel created here carries its signing `secret` in this response only.',
         security: key,
         requestBody: { required: true, content: h.body('MonitorCreate') },
-        responses: { ...h.ok('Monitor', 'The new monitor.', '201'), ...h.errors(400, 401, 429, 500) },
+        responses: { ...h.ok('Monitor', 'The new monitor.', '201'), ...h.errors(400, 401, 409, 429, 500) },
       },
       get: {
         tags,
@@ -73,7 +73,7 @@ export function monitorPaths(h: OpenApiHelpers): Json {
         security: key,
         parameters: [id],
         requestBody: { required: true, content: h.body('MonitorPatch') },
-        responses: { ...h.ok('Monitor', 'The changed monitor.'), ...h.errors(400, 401, 404, 429, 500) },
+        responses: { ...h.ok('Monitor', 'The changed monitor.'), ...h.errors(400, 401, 404, 409, 429, 500) },
       },
       delete: {
         tags,

@@ -55,13 +55,14 @@ const ERRORS: Record<number, { description: string; codes: ErrorCode[] }> = {
   401: { description: 'Missing, invalid or revoked key.', codes: ['invalid_api_key', 'revoked_api_key'] },
   402: { description: 'Not enough credits; the check was not run.', codes: ['insufficient_credits'] },
   404: { description: 'No such check or monitor for this key, or no such route.', codes: ['not_found'] },
-  409: {
-    description: 'The name is taken: another status page has this slug, or it is a reserved word.',
-    codes: ['conflict'],
-  },
   405: {
     description: 'Method not allowed on this path (see the Allow header).',
     codes: ['method_not_allowed'],
+  },
+  409: {
+    description:
+      'The name is taken: another status page has this slug (or it is a reserved word), or another of your monitors has this ref.',
+    codes: ['conflict'],
   },
   429: {
     description: 'Too many requests (or failed checks) in the current window; wait Retry-After seconds.',

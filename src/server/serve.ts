@@ -31,6 +31,7 @@ import { DEFAULT_LIMITS, type Limits, type ServerOptions } from './context.js'
 import { HTTP_TIMEOUTS, defaultMaxConnections, limitConnections } from './connections.js'
 import { DEFAULT_FAILURE_POLICY } from './failure-budget.js'
 import { removeOwnerFile, writeOwnerFile } from './owner-file.js'
+import { Metrics } from '../metrics/index.js'
 
 /** The client-side bound on a PostgreSQL answer when `serve` is not told otherwise (DESIGN §15). */
 export const DEFAULT_DB_QUERY_TIMEOUT_MS = 5000
@@ -94,6 +95,8 @@ export interface StartOptions {
   maxConnections?: number
   /** Start-up warnings (modes fixed); default: a line on stderr. */
   warn?: (line: string) => void
+  /** Bearer token of GET /metrics (Prometheus); without one there is no /metrics and nothing is measured. */
+  metricsToken?: string
   /** Free failures (check_failed) per key per window. */
   failureLimit?: number
   failureWindowSec?: number
@@ -209,8 +212,12 @@ export async function startServer(o: StartOptions): Promise<RunningServer> {
       maxConcurrent: o.maxConcurrentChecks ?? DEFAULT_CAPACITY.maxConcurrent,
       maxPerUser: o.maxConcurrentChecksPerUser ?? DEFAULT_CAPACITY.maxPerUser,
     })
+    const metrics = o.metricsToken
+      ? new Metrics({ inFlight: () => capacity.inFlight(), gauges: store.monitorGauges })
+      : undefined
     if (store.monitors)
       monitoring = await startMonitoring({
+        metrics,
         store,
         monitors: store.monitors,
         // instances sharing a database must share the key: without SITEHEALTH_SECRET_KEY it is
@@ -247,6 +254,7 @@ export async function startServer(o: StartOptions): Promise<RunningServer> {
       monitoring,
       dashboardMonitors: monitoring && dashboardMonitors(monitoring.service),
       log: o.log,
+      ...(metrics ? { metrics: { registry: metrics, token: o.metricsToken! } } : {}),
       capacity,
       ...(o.failureLimit !== undefined || o.failureWindowSec !== undefined
         ? {

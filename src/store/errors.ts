@@ -33,3 +33,11 @@ export class DuplicateEmailError extends Error {
     this.name = 'DuplicateEmailError'
   }
 }
+
+/** Another monitor of the same user already carries this ref (refs are unique per user). */
+export class DuplicateRefError extends Error {
+  constructor(readonly ref: string) {
+    super(`Another of your monitors already has the ref "${ref}".`)
+    this.name = 'DuplicateRefError'
+  }
+}

@@ -42,8 +42,9 @@ describe('evaluate', () => {
     expect(report.healthScore).toBe(49)
     expect(report.status).toBe('needs_review')
     expect(report.riskLevel).toBe('high')
+    // the second issue: browsers ignore HSTS over the refused certificate (RFC 6797 §8.1)
     expect(report.summary).toBe(
-      'shop.example needs review (health 49/100, high risk): certificate for shop.example expired 3 days ago (2026-11-19); renew it now.',
+      'shop.example needs review (health 49/100, high risk): certificate for shop.example expired 3 days ago (2026-11-19); renew it now (and 1 more issue).',
     )
   })
 

@@ -36,6 +36,15 @@ import {
 
 export type { WeakHeader } from './headers/grade.js'
 
+/** Browsers refuse the final hop's certificate (untrusted chain, expired, wrong name): they show an error, not the page. */
+function certificateRefused(probe: ProbeResult): string | null {
+  const tls = probe.tls
+  if (!tls) return null
+  if (!tls.authorized) return tls.authorizationError ?? 'untrusted certificate'
+  if (!tls.hostnameMatches) return 'certificate name does not match the host'
+  return null
+}
+
 export function securityHeaders(probe: ProbeResult, _now: Date): Signal {
   const empty = { missing: [], weak: [], score: null }
   if (!hasResponse(probe))
@@ -53,7 +62,7 @@ export function securityHeaders(probe: ProbeResult, _now: Date): Signal {
   const https = new URL(probe.finalUrl).protocol === 'https:'
   const g = new Grade()
   const csp = judgeCsp(res, probe.page, https, g)
-  const hsts = judgeHsts(res, https, g)
+  const hsts = judgeHsts(res, https, g, certificateRefused(probe))
   judgeContentTypeOptions(res, g)
   judgeFrameOptions(res, csp, g)
   const referrer = judgeReferrer(res, probe.page, g)
@@ -64,7 +73,10 @@ export function securityHeaders(probe: ProbeResult, _now: Date): Signal {
 
   const uncurved = SECURITY_HEADERS.base + g.penalties
   const extraCredit = uncurved >= SECURITY_HEADERS.extraCreditMin
-  const ceiling = g.weak.length > 0 ? SECURITY_HEADERS.weakValueCap : 100
+  // a finding that is listed (a missing header, a problem, or a note that costs points) is never "perfect"
+  const listed = g.absent.size > 0 || g.penalties < 0 || g.findings.some((f) => f.severity !== 'info')
+  const ceiling =
+    g.weak.length > 0 ? SECURITY_HEADERS.weakValueCap : listed ? SECURITY_HEADERS.findingCap : 100
   const score = Math.max(0, Math.min(ceiling, uncurved + (extraCredit ? g.bonuses : 0)))
 
   // a header browsers ignore is as missing as an absent one (the findings say which were present)

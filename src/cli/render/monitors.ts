@@ -24,7 +24,8 @@ export function renderMonitor(view: View, m: Monitor, bin = 'sitehealth'): strin
   const lines = [
     `${style.bold(m.name)}  ${paintState(style, m.state)}`,
     ...fields(view, [
-      ['url', m.url],
+      ['ref', m.ref ?? '-'],
+      ['url', m.url ?? '- (heartbeat)'],
       ['every', formatEvery(m.interval_seconds)],
       ['state', paintState(style, m.state) + (m.paused_reason === 'credits' ? ' (out of credits)' : '')],
       [
@@ -45,7 +46,8 @@ export function renderMonitor(view: View, m: Monitor, bin = 'sitehealth'): strin
   ]
   if (m.channels.length > 0) {
     lines.push('  ' + style.dim('channels'))
-    for (const c of m.channels) lines.push(`    ${c.type.padEnd(8)} ${c.target}  ${style.dim(c.id)}`)
+    for (const c of m.channels)
+      lines.push(`    ${c.type.padEnd(8)} ${c.name ? `${c.name} ` : ''}${c.target}  ${style.dim(c.id)}`)
   }
   const secrets = m.channels.filter((c) => c.secret)
   for (const c of secrets)
@@ -80,15 +82,18 @@ export function renderMonitorList(view: View, page: MonitorList, bin = 'siteheal
       { header: 'state' },
       { header: 'score' },
       { header: 'next run', dropOrder: 1 },
+      // last, so scripts that cut the tab-separated columns before it keep working
+      { header: 'ref', shrink: true, minWidth: 4, dropOrder: 3 },
     ],
     page.monitors.map((m) => [
       idCell(m.id),
       m.name,
-      m.url,
+      m.url ?? 'heartbeat',
       formatEvery(m.interval_seconds),
       { text: m.state, paint: stateColour(style, m.state) },
       m.last_check ? `${m.last_check.health_score}/100` : '-',
       { text: formatTime(m.next_run_at), full: m.next_run_at ?? '' },
+      m.ref ?? '-',
     ]),
   )
   if (!view.tty) return t

@@ -27,6 +27,9 @@ A --webhook channel's signing secret is printed once, now; keep it to verify X-S
   static override flags = {
     every: Flags.string({ description: 'Interval: 90s, 5m, 1h, 1d (or seconds). Default 5m.' }),
     name: Flags.string({ description: 'A name for the monitor (default: the host).' }),
+    ref: Flags.string({
+      description: 'Its ref: a stable name, unique among your monitors, that `sitehealth deploy` matches on.',
+    }),
     webhook: Flags.string({ description: 'Webhook URL (signed JSON POST).', multiple: true }),
     slack: Flags.string({ description: 'Slack incoming-webhook URL.', multiple: true }),
     discord: Flags.string({ description: 'Discord webhook URL.', multiple: true }),
@@ -71,6 +74,7 @@ A --webhook channel's signing secret is printed once, now; keep it to verify X-S
         url: this.args.url,
         ...(interval !== undefined ? { interval_seconds: interval } : {}),
         ...(f.name !== undefined ? { name: f.name } : {}),
+        ...(f.ref !== undefined ? { ref: f.ref } : {}),
         ...(alerts ? { alerts } : {}),
         ...(channels.length ? { channels } : {}),
       }),

@@ -55,7 +55,11 @@ export function monitorRoutes(
       return await fn()
     } catch (err) {
       if (err instanceof MonitorInputError)
-        throw err.notFound ? notFound(err.message) : badRequest(err.message)
+        throw err.notFound
+          ? notFound(err.message)
+          : err.conflict
+            ? new ServiceError(409, 'conflict', err.message)
+            : badRequest(err.message)
       throw err
     }
   }
@@ -72,7 +76,7 @@ export function monitorRoutes(
         const key = await guard(event, 'api')
         const input = parseWith(MonitorCreate, await body(event), 'monitor')
         const { monitor, secrets } = await call(() => service.create(key.user_id, input))
-        return new Response(JSON.stringify(monitorView(monitor, secrets)), {
+        return new Response(JSON.stringify(monitorView(monitor, { secrets })), {
           status: 201,
           headers: { 'content-type': 'application/json; charset=utf-8' },
         })
@@ -93,7 +97,7 @@ export function monitorRoutes(
         const id = monitorId(event)
         const input = parseWith(MonitorPatch, await body(event), 'monitor change')
         const { monitor, secrets } = await call(() => service.update(key.user_id, id, input))
-        return monitorView(monitor, secrets)
+        return monitorView(monitor, { secrets })
       },
       DELETE: async (event: H3Event): Promise<Response> => {
         const key = await guard(event, 'api')

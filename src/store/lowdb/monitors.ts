@@ -18,6 +18,7 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Delivery } from '../../contract/monitors.js'
+import { DuplicateRefError } from '../errors.js'
 import { ensureDir, writeFileDurably } from './durable-file.js'
 import type {
   Claim,
@@ -57,6 +58,8 @@ interface Snapshot {
   events: EventRecord[]
 }
 
+const refKey = (userId: string, ref: string) => `${userId} ${ref}`
+
 /** Index of the first element >= x in an ascending string array. */
 function lowerBound(a: string[], x: string): number {
   let lo = 0
@@ -91,6 +94,8 @@ export class LowdbMonitorStore implements MonitorStore {
   private readonly monitors = new Map<string, MonitorRecord>()
   /** Monitor ids per user, ascending (ids are time-ordered). */
   private readonly byUser = new Map<string, string[]>()
+  /** `<user id> <ref>` → monitor id: refs are unique per user. */
+  private readonly byRef = new Map<string, string>()
   private readonly runs = new Map<string, RunRecord[]>()
   private readonly events = new Map<string, EventRecord[]>()
   /** Delivery leases (one process: memory only, a restart starts with none held). */
@@ -173,6 +178,8 @@ export class LowdbMonitorStore implements MonitorStore {
   private putMonitor(m: MonitorRecord): void {
     const prev = this.monitors.get(m.id)
     this.monitors.set(m.id, m)
+    if (prev?.ref && prev.ref !== m.ref) this.byRef.delete(refKey(prev.user_id, prev.ref))
+    if (m.ref) this.byRef.set(refKey(m.user_id, m.ref), m.id)
     if (!prev) {
       let ids = this.byUser.get(m.user_id)
       if (!ids) this.byUser.set(m.user_id, (ids = []))
@@ -185,6 +192,7 @@ export class LowdbMonitorStore implements MonitorStore {
     const m = this.monitors.get(id)
     if (!m) return
     this.monitors.delete(id)
+    if (m.ref) this.byRef.delete(refKey(m.user_id, m.ref))
     this.runs.delete(id)
     this.events.delete(id)
     this.claimed.delete(id)
@@ -250,8 +258,16 @@ export class LowdbMonitorStore implements MonitorStore {
 
   // ---- MonitorStore ----
 
+  /** Checked and applied with no await between: one writer, so two clashing writes cannot both pass. */
+  private assertRefFree(m: MonitorRecord): void {
+    if (!m.ref) return
+    const holder = this.byRef.get(refKey(m.user_id, m.ref))
+    if (holder !== undefined && holder !== m.id) throw new DuplicateRefError(m.ref)
+  }
+
   async createMonitor(m: MonitorRecord): Promise<MonitorRecord> {
     if (this.monitors.has(m.id)) throw new Error(`A monitor with id ${m.id} already exists`)
+    this.assertRefFree(m)
     await this.write({ t: 'm', m })
     this.schedule(m)
     return m
@@ -285,6 +301,7 @@ export class LowdbMonitorStore implements MonitorStore {
   async updateMonitor(m: MonitorRecord): Promise<MonitorRecord | undefined> {
     const prev = this.monitors.get(m.id)
     if (!prev || prev.user_id !== m.user_id) return undefined
+    this.assertRefFree(m)
     await this.write({ t: 'm', m })
     if (m.next_run_at !== prev.next_run_at) this.schedule(m)
     return m
@@ -397,6 +414,11 @@ export class LowdbMonitorStore implements MonitorStore {
           runs: [...(this.runs.get(id) ?? [])],
           events: [...(this.events.get(id) ?? [])],
         }
+  }
+
+  /** Every monitor as stored (the /metrics gauges). */
+  records(): IterableIterator<MonitorRecord> {
+    return this.monitors.values()
   }
 
   async creditPausedUsers(): Promise<string[]> {

@@ -18,6 +18,7 @@ import type {
   PageOptions,
   RunRecord,
 } from '../monitors.js'
+import { DuplicateRefError } from '../errors.js'
 import type { Database } from './schema.js'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
@@ -38,6 +39,14 @@ function toMonitor(r: MonitorRow): MonitorRecord {
     user_id: r.user_id,
     next_run_at: r.next_run_ms === null ? null : Number(r.next_run_ms),
   }
+}
+
+/** A write refused by the unique index of refs (migration 0007) as the store's own error. */
+function refClash(err: unknown, m: MonitorRecord): unknown {
+  const e = err as { code?: string; constraint?: string }
+  return e?.code === '23505' && e.constraint === 'monitors_user_ref' && m.ref
+    ? new DuplicateRefError(m.ref)
+    : err
 }
 
 const ms = (v: number | null) => (v === null ? null : String(Math.trunc(v)))
@@ -69,9 +78,11 @@ export class PgMonitors implements MonitorStore {
   async createMonitor(m: MonitorRecord): Promise<MonitorRecord> {
     await sql`
       INSERT INTO monitors (id, user_id, next_run_ms, paused, paused_reason, record)
-      VALUES (${m.id}, ${m.user_id}, ${ms(m.next_run_at)}, ${m.paused}, ${m.paused_reason}, ${JSON.stringify(m)})`.execute(
-      this.db,
-    )
+      VALUES (${m.id}, ${m.user_id}, ${ms(m.next_run_at)}, ${m.paused}, ${m.paused_reason}, ${JSON.stringify(m)})`
+      .execute(this.db)
+      .catch((err: unknown) => {
+        throw refClash(err, m)
+      })
     return m
   }
 
@@ -119,7 +130,11 @@ export class PgMonitors implements MonitorStore {
   }
 
   async updateMonitor(m: MonitorRecord): Promise<MonitorRecord | undefined> {
-    return (await this.put(this.db, m, false)) ? m : undefined
+    try {
+      return (await this.put(this.db, m, false)) ? m : undefined
+    } catch (err) {
+      throw refClash(err, m)
+    }
   }
 
   async deleteMonitor(userId: string, id: string): Promise<boolean> {

@@ -14,6 +14,7 @@ import type {
   PageOptions,
   RunRecord,
 } from '../../../src/store/monitors.js'
+import { DuplicateRefError } from '../../../src/store/errors.js'
 import type { Store } from '../../../src/store/types.js'
 import type { ContractContext } from './index.js'
 
@@ -105,6 +106,36 @@ export function monitorsContract(t: ContractContext): void {
     expect(await ms.deleteMonitor('bob', created[0].id)).toBe(false)
     expect(await ms.deleteMonitor('alice', created[0].id)).toBe(true)
     expect(await ms.getMonitor('alice', created[0].id)).toBeUndefined()
+  })
+
+  it('keeps refs unique per user: a clash is refused on create and update, freed by rename and delete', async () => {
+    let store = await t.open()
+    let ms = mon(store)
+    const api = await ms.createMonitor(monitor('alice', null, { ref: 'api' }))
+    // another user may use the same ref; monitors without a ref never clash
+    await ms.createMonitor(monitor('bob', null, { ref: 'api' }))
+    await ms.createMonitor(monitor('alice', null))
+    await ms.createMonitor(monitor('alice', null, { ref: null }))
+    await expect(ms.createMonitor(monitor('alice', null, { ref: 'api' }))).rejects.toBeInstanceOf(
+      DuplicateRefError,
+    )
+    const web = await ms.createMonitor(monitor('alice', null, { ref: 'web' }))
+    await expect(ms.updateMonitor({ ...web, ref: 'api' })).rejects.toBeInstanceOf(DuplicateRefError)
+    // a monitor may be written again with its own ref
+    expect(await ms.updateMonitor({ ...api, name: 'API' })).toMatchObject({ ref: 'api', name: 'API' })
+    // a renamed ref frees the old one
+    await ms.updateMonitor({ ...api, name: 'API', ref: 'api-v2' })
+    const again = await ms.createMonitor(monitor('alice', null, { ref: 'api' }))
+    store = await t.reopen(store)
+    ms = mon(store)
+    expect((await ms.getMonitor('alice', api.id))?.ref).toBe('api-v2')
+    await expect(ms.createMonitor(monitor('alice', null, { ref: 'api-v2' }))).rejects.toBeInstanceOf(
+      DuplicateRefError,
+    )
+    expect(await ms.deleteMonitor('alice', again.id)).toBe(true)
+    expect((await ms.createMonitor(monitor('alice', null, { ref: 'api' }))).ref).toBe('api')
+    const refs = (await ms.userMonitors('alice')).map((m) => m.ref ?? null).sort()
+    expect(refs).toEqual(['api', 'api-v2', 'web', null, null].sort())
   })
 
   it('hands each due monitor to one claim until its run ends, then at its new time', async () => {

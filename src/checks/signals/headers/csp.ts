@@ -133,6 +133,10 @@ export function judgeCsp(
     https,
   )
   for (const p of problems) {
+    if (p.weak === false) {
+      g.note('low', `Content-Security-Policy is weak: ${p.problem}`)
+      continue
+    }
     g.weaken(
       'content-security-policy',
       p.problem,
@@ -167,6 +171,19 @@ export function parsePolicy(text: string): Directives {
 interface Problem {
   problem: string
   points: number
+  /** A weak value (capped below ok); false for the passive-content finding, Observatory's mildest CSP result. */
+  weak?: boolean
+}
+
+/** Passive and font loads (Observatory: img-src, media-src; fonts are blocked as mixed content, so a policy allowing them over http is as wrong). */
+const PASSIVE = ['img-src', 'media-src', 'font-src'] as const
+
+/** An http: or ftp: source (scheme or host) for images, media or fonts; the directive falls back to default-src. */
+function insecurePassive(d: Directives, https: boolean): string[] {
+  if (!https) return []
+  return PASSIVE.filter((name) =>
+    (d.get(name) ?? d.get('default-src') ?? []).some((s) => /^(http|ftp):(\/\/|$)/.test(s)),
+  )
 }
 
 /** What one policy lets through, for the checks below. */
@@ -227,6 +244,15 @@ function combinedProblems(policies: Directives[], https: boolean): Problem[] {
     if (every((a) => a.eval))
       problems.push({ problem: `'unsafe-eval' in ${first.scriptName}`, points: M.cspUnsafeEval })
   }
+
+  const passive = policies.map((d) => insecurePassive(d, https))
+  const shared = PASSIVE.filter((name) => passive.every((names) => names.includes(name)))
+  if (shared.length > 0)
+    problems.push({
+      problem: `${shared.join(', ')} ${shared.length > 1 ? 'allow' : 'allows'} loading over plain http on an https page; use https: sources`,
+      points: M.cspInsecurePassive,
+      weak: false,
+    })
 
   if (every((a) => a.pluginsUnrestricted)) {
     problems.push({

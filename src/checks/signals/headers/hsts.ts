@@ -5,6 +5,8 @@
  *   field"), so HSTS sent twice still protects when the first is good. Repeated lines arrive joined
  *   with commas over HTTP/2 (and may be over HTTP/1.1), and the §6.1 grammar has no comma outside a
  *   quoted string, so the first value is the text before the first comma;
+ * - never over a connection with certificate errors (§8.1): a certificate browsers refuse makes
+ *   them ignore the header, so it earns nothing;
  * - a value that does not parse (§6.1 grammar: `;`-separated directives, each at most once,
  *   max-age required as delta-seconds, optionally quoted) is ignored, and max-age=0 removes the
  *   host from the known HSTS hosts (§6.1.1): both protect exactly as much as no header.
@@ -23,7 +25,12 @@ export interface HstsResult {
   maxAge: number | null
 }
 
-export function judgeHsts(response: ProbeResponse, https: boolean, g: Grade): HstsResult {
+export function judgeHsts(
+  response: ProbeResponse,
+  https: boolean,
+  g: Grade,
+  certificateRefused: string | null = null,
+): HstsResult {
   const none: HstsResult = { passes: false, maxAge: null }
   if (!https) {
     g.note(
@@ -36,6 +43,17 @@ export function judgeHsts(response: ProbeResponse, https: boolean, g: Grade): Hs
   const values = headerValues(response, 'strict-transport-security')
   if (values.length === 0 || !values[0]) {
     g.lack('strict-transport-security', M.hstsMissing)
+    return none
+  }
+  if (certificateRefused !== null) {
+    // RFC 6797 §8.1: a UA ignores STS received over a connection with certificate errors (the
+    // visitor sees the certificate error page, so the header never takes effect); Observatory −20
+    g.ignore(
+      'strict-transport-security',
+      'certificate refused by browsers',
+      M.hstsInvalidCert,
+      `Strict-Transport-Security is ignored by browsers because they refuse this certificate (${certificateRefused}); fix the certificate first`,
+    )
     return none
   }
   if (values.length > 1) {

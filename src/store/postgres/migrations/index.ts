@@ -8,6 +8,7 @@ import { monitors } from './0002-monitors.js'
 import { accounts } from './0003-accounts.js'
 import { deliveryLease } from './0004-delivery-lease.js'
 import { statusPages } from './0006-status-pages.js'
+import { monitorRef } from './0007-monitor-ref.js'
 
 export const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': initial,
@@ -15,4 +16,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0003-accounts': accounts,
   '0004-delivery-lease': deliveryLease,
   '0006-status-pages': statusPages,
+  '0007-monitor-ref': monitorRef,
 }
