@@ -1,5 +1,5 @@
 import { Command, Flags } from '@oclif/core'
-import { StartupError, startServer } from '../server/serve.js'
+import { StartupError, startServer } from '../serve/index.js'
 import { DataDirLockedError, DatabaseError } from '../store/index.js'
 import { redactUrl } from '../store/postgres/url.js'
 import { SIGNUP_POLICIES } from '../accounts/service.js'

@@ -7,7 +7,7 @@ import type { MonitorStore } from '../store/monitors.js'
 import type { Store } from '../store/types.js'
 import { Deliverer, type DeliveryOptions } from './channels/deliver.js'
 import { Scheduler, type SchedulerOptions } from './scheduler.js'
-import { secretBox } from './secrets.js'
+import { secretBox } from '../shared/secret-box.js'
 import { MonitorService } from './service.js'
 import type { Metrics } from '../metrics/index.js'
 

@@ -6,12 +6,15 @@
  * RunRefused into their own answer (the envelope, a dashboard page, a monitor's failed run).
  */
 import { CapacityExceededError, type CheckCapacity, type Slot } from '../capacity/index.js'
-import { CheckError } from '../checks/errors.js'
-import { assertTargetAllowed, parseTargetUrl } from '../checks/guard.js'
-import { runCheck } from '../checks/index.js'
-import type { CheckReport } from '../checks/types.js'
-import type { FailureBudget } from '../server/failure-budget.js'
-import { toCheckRecord } from '../server/mapping.js'
+import {
+  CheckError,
+  assertTargetAllowed,
+  parseTargetUrl,
+  runCheck,
+  type CheckReport,
+} from '../checks/index.js'
+import type { FailureBudget } from './failure-budget.js'
+import { toCheckRecord } from './record.js'
 import type { CheckRecord, Store } from '../store/types.js'
 import type { CheckOutcome } from '../metrics/index.js'
 

@@ -21,7 +21,7 @@ export interface ChannelRecord {
   type: ChannelType
   /** The URL (webhook, slack, discord, teams) or address (email), unmasked. */
   target: string
-  /** Webhook signing secret, sealed with the server's secret key (src/monitors/secrets.ts). */
+  /** Webhook signing secret, sealed with the server's secret key (src/shared/secret-box.ts). */
   secret_sealed: string | null
   /** Its name in a monitors-as-code file (absent in records older than the field). */
   name?: string | null

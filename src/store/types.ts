@@ -133,11 +133,10 @@ export interface Store {
   readonly users: UserStore
   readonly keys: KeyStore
   readonly checks: CheckStore
-  /** Dashboard accounts, sessions, invites, device grants (docs/decisions.md#accounts-and-the-dashboard); a backend without it serves no dashboard. */
-  readonly accounts?: AccountStore
-  /** Monitors, runs, events, deliveries, next-run times (docs/decisions.md#monitors-and-alerts; monitors.ts). A backend
-   * without it serves no monitor routes. */
-  readonly monitors?: MonitorStore
+  /** Dashboard accounts, sessions, invites, device grants (docs/decisions.md#accounts-and-the-dashboard). */
+  readonly accounts: AccountStore
+  /** Monitors, runs, events, deliveries, next-run times (docs/decisions.md#monitors-and-alerts; monitors.ts). */
+  readonly monitors: MonitorStore
   /** Public status pages (docs/decisions.md#the-public-face; status-pages.ts). */
   readonly statusPages?: StatusPageStore
   /** Per-monitor figures for /metrics (gauges.ts). */

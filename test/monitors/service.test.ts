@@ -133,11 +133,11 @@ describe('MonitorService', () => {
     const out = await svc.run(monitor, 'manual')
     expect(out.kind).toBe('saved')
     if (out.kind !== 'saved') return
-    expect(out.result.credits).toEqual({ used: 1, remaining: 4 })
+    expect(out.remaining).toBe(4)
     expect(out.monitor?.state).toBe('up')
-    expect(out.monitor?.last_check?.id).toBe(out.result.data.id)
+    expect(out.monitor?.last_check?.id).toBe(out.check.id)
     const runs = await store.monitors.listRuns(monitor.id, { limit: 10 })
-    expect(runs.items.map((r) => [r.outcome, r.check_id])).toEqual([['saved', out.result.data.id]])
+    expect(runs.items.map((r) => [r.outcome, r.check_id])).toEqual([['saved', out.check.id]])
     expect(await store.users.availableCredits('ada')).toBe(4)
   })
 

@@ -29,7 +29,7 @@ import type {
   PageOptions,
   RunRecord,
 } from '../monitors.js'
-import { DueHeap } from './due-heap.js'
+import { DueHeap } from '../../shared/due-heap.js'
 import { Journal, readJournal, type WriteFn } from './journal.js'
 
 export const DEFAULT_HISTORY_LIMIT = 100
