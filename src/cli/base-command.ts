@@ -127,7 +127,13 @@ abstract class SitehealthCommand<T extends typeof Command> extends Command {
 
   /** Progress of a wait on 429 or 503 server_busy, on stderr, also with --json (stdout stays pure JSON). */
   protected onRateLimitWait = (seconds: number, code: string): void => {
-    this.terminal?.notice(`${code === 'server_busy' ? 'Server busy' : 'Rate limited'}; waiting ${seconds} s…`)
+    const what =
+      code === 'server_busy'
+        ? 'Server busy'
+        : code === 'service_unavailable'
+          ? 'Service unavailable'
+          : 'Rate limited'
+    this.terminal?.notice(`${what}; waiting ${seconds} s…`)
   }
 
   protected async settings(flags: { apiUrl?: string; apiKey?: string }): Promise<ClientSettings> {

@@ -51,6 +51,8 @@ export const EXIT_CODE_BY_ERROR: Readonly<Record<string, number>> = {
   method_not_allowed: EXIT.failure,
   /** 503: every check slot stayed taken (docs/decisions.md#monitors-and-alerts); nothing was charged, retry later. */
   server_busy: EXIT.failure,
+  /** 503: a dependency of the server (database, Redis, disk) is down or silent (DESIGN §15); retry later. */
+  service_unavailable: EXIT.failure,
   network_error: EXIT.failure,
   invalid_response: EXIT.failure,
 }
@@ -159,6 +161,8 @@ function hintFor(err: ApiError, ctx: FailureContext): string | undefined {
       return ctx.notFoundHint
     case 'check_failed':
       return `The site did not answer; nothing was charged.${err.requestId ? ` (request id ${err.requestId})` : ''}`
+    case 'service_unavailable':
+      return `Try again in ${err.retryAfter ?? 'a few'} s; nothing was charged.`
     case 'internal_error':
       return err.requestId ? `(request id ${err.requestId})` : undefined
     default:

@@ -96,7 +96,7 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly requestId?: string,
-    /** Seconds from Retry-After (429, and 503 server_busy). */
+    /** Seconds from Retry-After (429, and 503 server_busy / service_unavailable). */
     readonly retryAfter?: number,
   ) {
     super(message)
@@ -122,13 +122,21 @@ export interface ClientOptions {
   /** How long one request may take in all, ms (default DEFAULT_TIMEOUT_SECONDS). */
   timeoutMs?: number
   /**
-   * On 429, or 503 `server_busy` (every check slot taken; nothing was run or charged), wait out
-   * Retry-After and try again while the wait is at most this many seconds (default 0: do not
+   * On 429, or 503 `server_busy` (every check slot taken; nothing was run or charged), or 503
+   * `service_unavailable` on a GET (a dependency of the server is down; a write is not repeated
+   * blindly, the caller decides), wait out Retry-After and try again while the wait is at most this many seconds (default 0: do not
    * wait, throw the ApiError).
    */
   maxRetryWaitSeconds?: number
   /** Called before each such wait, for progress output; `code` is rate_limited or server_busy. */
   onRateLimitWait?: (seconds: number, code: string) => void
+}
+
+/** Whether waiting out Retry-After and sending the request again is safe and worth it. */
+function retryable(err: ApiError, method: string): boolean {
+  if (err.status === 429) return true
+  if (err.status !== 503) return false
+  return err.code === 'server_busy' || (err.code === 'service_unavailable' && method === 'GET')
 }
 
 type Auth = 'none' | 'key' | 'admin'
@@ -290,7 +298,7 @@ export class SitehealthClient {
       } catch (err) {
         if (
           err instanceof ApiError &&
-          (err.status === 429 || (err.status === 503 && err.code === 'server_busy')) &&
+          retryable(err, method) &&
           err.retryAfter !== undefined &&
           err.retryAfter <= maxWait
         ) {

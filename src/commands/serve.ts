@@ -45,7 +45,9 @@ The admin token is SITEHEALTH_ADMIN_TOKEN, else one generated at first start int
 
 Capacity: at most --max-concurrent-checks checks run at once (and --max-concurrent-checks-per-user per user); a run past that waits briefly, then gets 503 with Retry-After. One key may cause at most --failure-limit free failed checks per --failure-window. Inbound connections are capped by --max-connections.
 
-With --database-url (or SITEHEALTH_DATABASE_URL) a postgres:// URL, data lives in PostgreSQL instead and any number of instances may share it behind a load balancer; pending schema migrations are applied at start, and SITEHEALTH_ADMIN_TOKEN is required (the same on every instance). TLS to the database follows the URL's sslmode.`
+With --database-url (or SITEHEALTH_DATABASE_URL) a postgres:// URL, data lives in PostgreSQL instead and any number of instances may share it behind a load balancer; pending schema migrations are applied at start, and SITEHEALTH_ADMIN_TOKEN is required (the same on every instance). TLS to the database follows the URL's sslmode.
+
+Faults: every wait on PostgreSQL and Redis is bounded (--db-query-timeout, --db-acquire-timeout, --redis-timeout); a request that hits a dependency that is down or silent, or a full disk, gets 503 service_unavailable with Retry-After, and monitoring keeps going once it is back (docs/operations.md).`
 
   static override examples = [
     '<%= config.bin %> serve',
@@ -172,6 +174,30 @@ With --database-url (or SITEHEALTH_DATABASE_URL) a postgres:// URL, data lives i
       min: 1,
       max: 600,
     }),
+    'db-query-timeout': Flags.integer({
+      description:
+        'Seconds a request waits for a PostgreSQL answer before it gets 503 service_unavailable (a frozen or unreachable database).',
+      env: 'SITEHEALTH_DB_QUERY_TIMEOUT',
+      default: 5,
+      min: 1,
+      max: 600,
+    }),
+    'db-acquire-timeout': Flags.integer({
+      description:
+        'Seconds a request waits for a PostgreSQL connection (new, or free in a full pool) before 503.',
+      env: 'SITEHEALTH_DB_ACQUIRE_TIMEOUT',
+      default: 5,
+      min: 1,
+      max: 600,
+    }),
+    'redis-timeout': Flags.integer({
+      description:
+        'Seconds a rate-limit count waits for Redis (or the database) before this instance counts it alone.',
+      env: 'SITEHEALTH_REDIS_TIMEOUT',
+      default: 2,
+      min: 1,
+      max: 60,
+    }),
     'reservation-lease': Flags.integer({
       description:
         'Seconds a credit reserved by a check stays held if its instance dies mid-check (default: --check-timeout + 30).',
@@ -262,6 +288,9 @@ With --database-url (or SITEHEALTH_DATABASE_URL) a postgres:// URL, data lives i
         databaseUrl: flags['database-url'] || undefined,
         dbPoolSize: flags['db-pool-size'],
         dbStatementTimeoutMs: flags['db-statement-timeout'] * 1000,
+        dbQueryTimeoutMs: flags['db-query-timeout'] * 1000,
+        dbAcquireTimeoutMs: flags['db-acquire-timeout'] * 1000,
+        redisTimeoutMs: flags['redis-timeout'] * 1000,
         leaseMs: flags['reservation-lease'] === undefined ? undefined : flags['reservation-lease'] * 1000,
         signup: flags.signup as (typeof SIGNUP_POLICIES)[number],
         redisUrl: flags['redis-url'] || undefined,

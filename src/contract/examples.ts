@@ -550,4 +550,13 @@ export const ERROR_EXAMPLES: Record<ErrorCode, Record<string, { summary: string;
       ),
     },
   },
+  service_unavailable: {
+    unavailable: {
+      summary: 'A dependency (the database, the disk) is down or not answering',
+      value: envelope(
+        'service_unavailable',
+        'The service is temporarily unavailable (the database did not answer in time); nothing was charged. Retry in a few seconds.',
+      ),
+    },
+  },
 }

@@ -39,6 +39,7 @@ export const ERROR_CODES = [
   'method_not_allowed',
   'server_busy',
   'conflict',
+  'service_unavailable',
 ] as const
 export type ErrorCode = (typeof ERROR_CODES)[number]
 

@@ -12,6 +12,9 @@ import { secretBox } from '../shared/secret-box.js'
 import { MonitorService } from './service.js'
 import type { Metrics } from '../metrics/index.js'
 
+/** How often alerts nobody is sending are looked for, ms, unless told otherwise. */
+export const DEFAULT_DELIVERY_SWEEP_MS = 30_000
+
 export interface MonitoringOptions {
   store: Store
   monitors: MonitorStore
@@ -26,8 +29,8 @@ export interface MonitoringOptions {
   delivery?: Partial<Omit<DeliveryOptions, 'openSecret' | 'allowPrivateTargets'>>
   scheduler?: Partial<Omit<SchedulerOptions, 'capacity'>>
   /**
-   * With a shared database: how often to look for alerts whose instance died mid-delivery (their
-   * lease ran out) and send them. Unset: only at start (one process holds every lease).
+   * How often to look for alerts nobody is sending (their instance died, or their outcome could
+   * not be recorded) and send them, ms (default 30 s).
    */
   deliverySweepMs?: number
   log?: (line: string) => void
@@ -70,18 +73,15 @@ export async function startMonitoring(o: MonitoringOptions): Promise<Monitoring>
     ...(metrics ? { onLag: (ms: number) => metrics.observeLag(ms) } : {}),
   })
   service.onScheduleChange = () => scheduler.kick()
-  await service.sweepDeliveries()
+  // a store that is down at start must not stop monitoring from starting: the sweep retries
+  await service.sweepDeliveries().catch((err) => o.log?.(`delivery sweep: ${(err as Error).message}`))
   scheduler.start()
-  const sweeper =
-    o.deliverySweepMs === undefined
-      ? undefined
-      : setInterval(
-          () =>
-            void service
-              .sweepDeliveries()
-              .catch((err) => o.log?.(`delivery sweep: ${(err as Error).message}`)),
-          o.deliverySweepMs,
-        ).unref()
+  // also with one process: alerts whose outcome could not be recorded (the store was down) are
+  // given back and sent again from here once it answers
+  const sweeper = setInterval(
+    () => void service.sweepDeliveries().catch((err) => o.log?.(`delivery sweep: ${(err as Error).message}`)),
+    o.deliverySweepMs ?? DEFAULT_DELIVERY_SWEEP_MS,
+  ).unref()
   let closing: Promise<void> | undefined
   return {
     service,

@@ -31,6 +31,9 @@ import { DEFAULT_FAILURE_POLICY } from '../runs/index.js'
 import { removeOwnerFile, writeOwnerFile } from '../server/owner-file.js'
 import { Metrics } from '../metrics/index.js'
 
+/** The client-side bound on a PostgreSQL answer when `serve` is not told otherwise (DESIGN §15). */
+export const DEFAULT_DB_QUERY_TIMEOUT_MS = 5000
+
 export interface StartOptions {
   host: string
   port: number
@@ -69,6 +72,12 @@ export interface StartOptions {
   databaseUrl?: string
   dbPoolSize?: number
   dbStatementTimeoutMs?: number
+  /** Client-side wait for a PostgreSQL answer, ms (default 5000; DESIGN §15). */
+  dbQueryTimeoutMs?: number
+  /** Wait for a PostgreSQL connection from the pool, ms (default 5000). */
+  dbAcquireTimeoutMs?: number
+  /** Wait for a Redis command, ms (default 2000); past it the in-process limiter decides. */
+  redisTimeoutMs?: number
   /** redis:// URL: rate-limit windows in Redis (else memory, or PostgreSQL with a database). */
   redisUrl?: string
   /** Prefix of this deployment's Redis keys (default `sitehealth`). */
@@ -196,6 +205,8 @@ export async function startServer(o: StartOptions): Promise<RunningServer> {
     databaseUrl: o.databaseUrl,
     poolSize: o.dbPoolSize,
     statementTimeoutMs: o.dbStatementTimeoutMs,
+    queryTimeoutMs: o.dbQueryTimeoutMs ?? DEFAULT_DB_QUERY_TIMEOUT_MS,
+    acquireTimeoutMs: o.dbAcquireTimeoutMs,
     leaseMs: o.leaseMs ?? checkTimeoutMs + 30_000,
     monitorHistory: o.monitors?.historyLimit,
   })
@@ -282,7 +293,10 @@ export async function startServer(o: StartOptions): Promise<RunningServer> {
     })
     const { run, api } = policiesOf(opts.limits)
     try {
-      limiter = await openLimiter({ store, redisUrl: o.redisUrl, redisPrefix: o.redisPrefix }, [run, api])
+      limiter = await openLimiter(
+        { store, redisUrl: o.redisUrl, redisPrefix: o.redisPrefix, timeoutMs: o.redisTimeoutMs },
+        [run, api],
+      )
     } catch (err) {
       if (err instanceof LimiterSetupError) throw new StartupError(err.message)
       throw err

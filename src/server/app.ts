@@ -9,7 +9,8 @@ import type { ErrorEnvelope } from '../contract/schemas.js'
 import { PATHS } from '../contract/routes.js'
 import type { ServerOptions } from './context.js'
 import { renderDocs } from './docs.js'
-import { ServiceError, badRequest, internalError } from './errors.js'
+import { ServiceError, badRequest, internalError, serviceUnavailable } from './errors.js'
+import { unavailableDependency, unavailableMessage } from '../store/unavailable.js'
 import { buildOpenApi, type DocLimits } from './openapi/index.js'
 import { CheckCapacity, DEFAULT_CAPACITY } from '../capacity/index.js'
 import { FailureBudget } from '../runs/index.js'
@@ -232,10 +233,12 @@ export function renderError(
   opts: ServerOptions,
 ): { status: number; headers: Record<string, string>; body: string } {
   const e = toServiceError(error)
-  if (e.status >= 500 && opts.log) {
-    const cause = (error as HTTPError)?.cause ?? error
+  const cause = (error as HTTPError)?.cause ?? error
+  if (e.code === 'service_unavailable' && opts.log)
+    // an outage is not a bug: one line with the driver's reason, no stack
+    opts.log(`unavailable ${requestId}: ${String((cause as Error)?.message ?? cause).split('\n')[0]}`)
+  else if (e.status >= 500 && opts.log)
     opts.log(`error ${requestId}: ${(cause as Error)?.stack ?? String(cause)}`)
-  }
   const body: ErrorEnvelope = {
     ok: false,
     error: { code: e.code, message: e.message, request_id: requestId },
@@ -261,5 +264,8 @@ function toServiceError(error: unknown): ServiceError {
     if (error.status >= 400 && error.status < 500)
       return badRequest('Bad request: the URL or body is malformed.')
   }
+  // a dependency that is down or silent is "try again shortly", never a bug (DESIGN §15)
+  const dep = unavailableDependency(cause ?? error)
+  if (dep) return serviceUnavailable(unavailableMessage(dep))
   return internalError()
 }

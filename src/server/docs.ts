@@ -125,6 +125,7 @@ th{background:#f6f8fa}pre{background:#f6f8fa;padding:.5rem;overflow-x:auto}p.ex{
 <li>Rate limits per key (sliding windows): ${limits.runLimit} run-check requests per ${limits.runWindowSec} s (both run routes share one counter), ${limits.apiLimit} requests per ${limits.apiWindowSec} s for other routes. Every response of a key route past authentication carries <code>RateLimit</code> and <code>RateLimit-Policy</code>; a 429 carries <code>Retry-After</code>.</li>
 <li>Failed checks are free, but at most ${limits.failureLimit} per ${limits.failureWindowSec} s per key; past that, runs get 429 <code>rate_limited</code> until the oldest failure leaves the window.</li>
 <li>Checks in flight: at most ${limits.maxConcurrentChecks} on this server and ${limits.maxConcurrentChecksPerUser} per user; a run past that waits briefly, then gets 503 <code>server_busy</code> with <code>Retry-After</code>, nothing charged.</li>
+<li>When a dependency of the server is down or silent (the database, Redis, a full disk), a request ends within a few seconds with 503 <code>service_unavailable</code> and <code>Retry-After</code>, nothing charged: try again shortly.</li>
 <li>Request bodies: JSON, at most 16 KiB; the URL at most 2048 characters; unknown fields are refused (400).</li>
 <li>Recent checks come newest first; pass <code>next_cursor</code> as <code>cursor</code> for the next page.</li>
 <li>Every response carries <code>X-Request-Id</code>; a 401 carries <code>WWW-Authenticate</code>; a 405 carries <code>Allow</code>.</li></ul>
@@ -138,7 +139,7 @@ th{background:#f6f8fa}pre{background:#f6f8fa;padding:.5rem;overflow-x:auto}p.ex{
     429: 'rate_limited',
     500: 'internal_error',
     502: 'check_failed',
-    503: 'server_busy',
+    503: 'server_busy, service_unavailable',
   })
     .map(([s, c]) => `<tr><td>${s}</td><td><code>${c}</code></td></tr>`)
     .join('')}</table>

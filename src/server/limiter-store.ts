@@ -21,7 +21,14 @@ export interface LimiterSetup {
   redisUrl?: string
   /** Prefix of this deployment's Redis keys, so that deployments can share one Redis. */
   redisPrefix?: string
+  /**
+   * Longest wait for the shared store (Redis or PostgreSQL) to count a request, ms (default 2000):
+   * past it the request is counted by this instance's own limiter, as when the store errs.
+   */
+  timeoutMs?: number
 }
+
+export const DEFAULT_LIMITER_TIMEOUT_MS = 2000
 
 export interface OpenLimiter {
   limiter: RateLimiter
@@ -44,11 +51,12 @@ function redact(url: string): string {
 }
 
 export async function openLimiter(setup: LimiterSetup, policies: Policy[]): Promise<OpenLimiter> {
-  if (setup.redisUrl) return openRedis(setup.redisUrl, setup.redisPrefix ?? 'sitehealth', policies)
+  const timeoutMs = setup.timeoutMs ?? DEFAULT_LIMITER_TIMEOUT_MS
+  if (setup.redisUrl) return openRedis(setup.redisUrl, setup.redisPrefix ?? 'sitehealth', policies, timeoutMs)
   // the PostgreSQL store's pool: one set of connections per instance for data and windows alike
   const pool = (setup.store as { pool?: pg.Pool }).pool
   if (setup.store.backend === 'postgres' && pool) {
-    const limiter = new RateLimiter({ kind: 'postgres', pool })
+    const limiter = new RateLimiter({ kind: 'postgres', pool, timeoutMs })
     try {
       await limiter.init(policies)
     } catch (err) {
@@ -62,7 +70,12 @@ export async function openLimiter(setup: LimiterSetup, policies: Policy[]): Prom
   return { limiter: new RateLimiter(), where: 'memory', close: async () => {} }
 }
 
-async function openRedis(url: string, prefix: string, policies: Policy[]): Promise<OpenLimiter> {
+async function openRedis(
+  url: string,
+  prefix: string,
+  policies: Policy[],
+  timeoutMs: number,
+): Promise<OpenLimiter> {
   if (!/^rediss?:\/\//i.test(url))
     throw new LimiterSetupError('The Redis URL must start with redis:// or rediss://.')
   try {
@@ -82,6 +95,8 @@ async function openRedis(url: string, prefix: string, policies: Policy[]): Promi
     // insurance takes over until Redis answers again.
     maxRetriesPerRequest: 1,
     enableOfflineQueue: true,
+    // a silent Redis (frozen, partitioned) never errs: without a bound a command waits forever
+    commandTimeout: timeoutMs,
   })
   // without a listener a lost connection would crash the process; ioredis reconnects by itself
   let lastError: NodeJS.ErrnoException | undefined
@@ -102,7 +117,7 @@ async function openRedis(url: string, prefix: string, policies: Policy[]): Promi
               .replace(/\.$/, '')
     throw new LimiterSetupError(`Cannot use Redis at ${redact(url)}: ${reason}.`, { cause: err })
   }
-  const limiter = new RateLimiter({ kind: 'redis', client, prefix })
+  const limiter = new RateLimiter({ kind: 'redis', client, prefix, timeoutMs })
   await limiter.init(policies)
   return {
     limiter,

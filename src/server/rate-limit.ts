@@ -15,6 +15,7 @@ import {
   RateLimiterPostgres,
   RateLimiterRedis,
   RateLimiterRes,
+  RLWrapperTimeouts,
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible'
 
@@ -55,7 +56,9 @@ export interface Decision {
 
 /** Where the windows live. */
 export type LimiterStore =
-  { kind: 'memory' } | { kind: 'postgres'; pool: pg.Pool } | { kind: 'redis'; client: Redis; prefix?: string }
+  | { kind: 'memory' }
+  | { kind: 'postgres'; pool: pg.Pool; timeoutMs?: number }
+  | { kind: 'redis'; client: Redis; prefix?: string; timeoutMs?: number }
 
 /** The PostgreSQL table of windows (created at start if missing, in the pool's search_path). */
 export const RATE_LIMIT_TABLE = 'rate_limits'
@@ -116,16 +119,22 @@ export class RateLimiter {
     // trip to the shared store: a client hammering after a 429 costs the database nothing.
     const shared = { ...base, inMemoryBlockOnConsumed: policy.limit + 1 }
     // If the shared store fails (Redis or the database unreachable), each instance keeps limiting
-    // on its own instead of failing every request.
+    // on its own instead of failing every request. A store that is silent never errs: the
+    // library's timeout wrapper turns silence into an error after `timeoutMs`, so a frozen Redis
+    // or database delays a request by at most that before the insurance limiter decides. The
+    // insurance sits on the wrapper alone: on the store's limiter too, one request could be
+    // counted twice (the wrapper's timeout, then the store's own command timeout).
     const insuranceLimiter = new RateLimiterMemory(base)
     const s = this.store
+    const wrapped = s.kind !== 'memory' && !!s.timeoutMs
+    const insurance = wrapped ? {} : { insuranceLimiter }
     if (s.kind === 'memory') limiter = new RateLimiterMemory(base)
     else if (s.kind === 'redis')
       limiter = new RateLimiterRedis({
         ...shared,
         keyPrefix: `${s.prefix ?? 'sitehealth'}:rl:${policy.name}`,
         storeClient: s.client,
-        insuranceLimiter,
+        ...insurance,
       })
     else
       limiter = new RateLimiterPostgres({
@@ -134,8 +143,9 @@ export class RateLimiter {
         storeType: 'pool',
         tableName: RATE_LIMIT_TABLE,
         tableCreated: true,
-        insuranceLimiter,
+        ...insurance,
       })
+    if (wrapped) limiter = new RLWrapperTimeouts({ limiter, timeoutMs: s.timeoutMs!, insuranceLimiter })
     this.limiters.set(id, limiter!)
     this.policyHeaders.set(id, `"${policy.name}";q=${policy.limit};w=${Math.round(policy.windowMs / 1000)}`)
     return limiter!

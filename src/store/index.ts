@@ -28,3 +28,9 @@ export {
 } from './lowdb/index.js'
 
 export { openStore, type OpenStoreOptions } from './open.js'
+export {
+  StorageFullError,
+  unavailableDependency,
+  unavailableMessage,
+  type Dependency,
+} from './unavailable.js'

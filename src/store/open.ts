@@ -11,6 +11,10 @@ export interface OpenStoreOptions {
   poolSize?: number
   /** PostgreSQL: statement timeout, ms. */
   statementTimeoutMs?: number
+  /** PostgreSQL: client-side wait for an answer, ms (DESIGN §15). */
+  queryTimeoutMs?: number
+  /** PostgreSQL: wait for a connection from the pool, ms. */
+  acquireTimeoutMs?: number
   /** Lease of a credit reservation, ms: how long a check that never ends holds its credit. */
   leaseMs?: number
   /** Runs and events kept per monitor. */
@@ -30,6 +34,8 @@ export async function openStore(o: OpenStoreOptions | string): Promise<Store> {
       url: opts.databaseUrl,
       poolSize: opts.poolSize,
       statementTimeoutMs: opts.statementTimeoutMs,
+      queryTimeoutMs: opts.queryTimeoutMs,
+      acquireTimeoutMs: opts.acquireTimeoutMs,
       leaseMs: opts.leaseMs,
       monitorHistory: opts.monitorHistory,
     })

@@ -23,6 +23,8 @@ describe('exit code table (docs/decisions.md#the-cli-surface)', () => {
     ['network_error', 0, 1],
     ['invalid_response', 200, 1],
     ['method_not_allowed', 405, 1],
+    ['server_busy', 503, 1],
+    ['service_unavailable', 503, 1],
   ])('%s (HTTP %i) exits %i', (code, status, exit) => {
     expect(exitCodeFor(api(code, status))).toBe(exit)
   })

@@ -45,6 +45,35 @@ describe('SitehealthClient waits out Retry-After', () => {
     expect(s.requests()).toBe(2)
   })
 
+  it('on 503 service_unavailable: retries a GET after Retry-After, never a run (it may have been charged)', async () => {
+    const down = {
+      ...busy,
+      body: { ok: false, error: { code: 'service_unavailable', message: 'The database did not answer.' } },
+    }
+    const s = await scripted([down, balance])
+    server = s.server
+    const waits: [number, string][] = []
+    const client = new SitehealthClient({
+      baseUrl: s.url,
+      apiKey: KEY,
+      maxRetryWaitSeconds: 5,
+      onRateLimitWait: (sec, code) => waits.push([sec, code]),
+    })
+    await expect(client.credits()).resolves.toMatchObject({ credits_remaining: 3 })
+    expect(waits).toEqual([[1, 'service_unavailable']])
+    s.server.close()
+
+    const t = await scripted([down, balance])
+    server = t.server
+    const runner = new SitehealthClient({ baseUrl: t.url, apiKey: KEY, maxRetryWaitSeconds: 5 })
+    await expect(runner.runCheck('https://example.com/')).rejects.toMatchObject({
+      status: 503,
+      code: 'service_unavailable',
+      retryAfter: 1,
+    })
+    expect(t.requests()).toBe(1)
+  })
+
   it('does not retry another 503, nor when told not to wait', async () => {
     const other = { ...busy, body: { ok: false, error: { code: 'internal_error', message: 'x' } } }
     const s = await scripted([other, balance])

@@ -76,8 +76,8 @@ const ERRORS: Record<number, { description: string; codes: ErrorCode[] }> = {
   },
   503: {
     description:
-      'Every check slot of the server (or of this user) stayed taken for the brief wait; retry after Retry-After seconds. Nothing charged.',
-    codes: ['server_busy'],
+      'Try again after Retry-After seconds; nothing charged. `server_busy`: every check slot of the server (or of this user) stayed taken for the brief wait. `service_unavailable`: a dependency of the server (the database, Redis, the disk) is down, full or did not answer in time.',
+    codes: ['server_busy', 'service_unavailable'],
   },
 }
 

@@ -109,10 +109,15 @@ export class LowdbKeys implements KeyStore {
     if (prev && prev >= at) return
     this.lastUsed.set(id, at)
     this.touchDirty = true
+    this.armFlush(this.touchFlushMs)
+  }
+
+  /** A failed write (a full disk) keeps the key use dirty and tries again, also when no key is used. */
+  private armFlush(delayMs: number): void {
     this.touchTimer ??= setTimeout(() => {
       this.touchTimer = undefined
-      if (!this.ctx.closing) void this.flushTouches().catch(() => {})
-    }, this.touchFlushMs).unref()
+      if (!this.ctx.closing) this.flushTouches().catch(() => this.armFlush(Math.max(this.touchFlushMs, 2000)))
+    }, delayMs).unref()
   }
 
   /** Writes key use to keys.json when some is only in memory. */

@@ -30,7 +30,7 @@ import type {
   RunRecord,
 } from '../monitors.js'
 import { DueHeap } from '../../shared/due-heap.js'
-import { Journal, readJournal } from './journal.js'
+import { Journal, readJournal, type WriteFn } from './journal.js'
 
 export const DEFAULT_HISTORY_LIMIT = 100
 export const DEFAULT_COMPACT_BYTES = 64 * 1024 * 1024
@@ -38,6 +38,10 @@ export const DEFAULT_COMPACT_BYTES = 64 * 1024 * 1024
 export interface LowdbMonitorStoreOptions {
   historyLimit?: number
   compactBytes?: number
+  /** Load-time warnings (a torn journal tail cut off); default: a line on stderr. */
+  warn?: (line: string) => void
+  /** Replaces the journal's file write (tests inject short writes and a full disk). */
+  journalWrite?: WriteFn
 }
 
 type Entry =
@@ -105,7 +109,10 @@ export class LowdbMonitorStore implements MonitorStore {
   private readonly compactBytes: number
   private readonly dir: string
 
-  constructor(dataDir: string, opts: LowdbMonitorStoreOptions = {}) {
+  constructor(
+    dataDir: string,
+    private readonly opts: LowdbMonitorStoreOptions = {},
+  ) {
     this.dir = join(dataDir, 'monitors')
     this.historyLimit = opts.historyLimit ?? DEFAULT_HISTORY_LIMIT
     this.compactBytes = opts.compactBytes ?? DEFAULT_COMPACT_BYTES
@@ -132,9 +139,11 @@ export class LowdbMonitorStore implements MonitorStore {
       for (const e of snap.events) this.addEvents([e])
     }
     const file = join(this.dir, 'journal.jsonl')
-    const { entries, validBytes } = await readJournal<Entry>(file)
+    const { entries, validBytes, warnings } = await readJournal<Entry>(file)
+    const warn = this.opts.warn ?? ((line: string) => process.stderr.write(`${line}\n`))
+    for (const w of warnings) warn(`warning: monitor journal: ${w}`)
     for (const e of entries) this.apply(e)
-    this.journal = await Journal.open(file, validBytes)
+    this.journal = await Journal.open(file, validBytes, this.opts.journalWrite)
     for (const m of this.monitors.values())
       if (m.next_run_at !== null) this.heap.push({ due: m.next_run_at, id: m.id })
   }
@@ -228,8 +237,8 @@ export class LowdbMonitorStore implements MonitorStore {
 
   private async write(e: Entry): Promise<void> {
     if (this.closed) throw new Error('The store is closed.')
-    this.apply(e)
-    await this.journal.append(e)
+    // memory changes only once the line is durable: a failed append leaves it as the disk says
+    await this.journal.append(e, () => this.apply(e))
     if (this.journal.size > this.compactBytes && !this.compacting)
       this.compacting = this.compact().finally(() => (this.compacting = undefined))
   }

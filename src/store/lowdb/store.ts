@@ -45,6 +45,8 @@ export interface LowdbStoreOptions {
   leaseMs?: number
   /** Runs and events kept per monitor (default 100). */
   monitorHistory?: number
+  /** Where load-time warnings go (a torn journal tail cut off); default: a line on stderr. */
+  warn?: (line: string) => void
   /** Clock in epoch ms (tests). */
   now?: () => number
 }
@@ -79,7 +81,7 @@ export class LowdbStore implements Store {
     this.keys = new LowdbKeys(this.ctx, opts.touchFlushMs ?? DEFAULT_TOUCH_FLUSH_MS)
     this.checks = new LowdbChecks(this.ctx, this.shards, this.users)
     this.accounts = new LowdbAccounts(this.ctx)
-    this.monitors = new LowdbMonitorStore(dataDir, { historyLimit: opts.monitorHistory })
+    this.monitors = new LowdbMonitorStore(dataDir, { historyLimit: opts.monitorHistory, warn: opts.warn })
     this.statusPages = new LowdbStatusPages(this.ctx)
     this.monitorGauges = new LowdbMonitorGauges(this.monitors)
   }

@@ -13,6 +13,8 @@ export { DatabaseError, isPostgresUrl, redactUrl }
 
 export const DEFAULT_POOL_SIZE = 10
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 10_000
+/** How long a new connection, or a free one from a full pool, is waited for, ms (DESIGN §15). */
+export const DEFAULT_ACQUIRE_TIMEOUT_MS = 5000
 
 export interface ConnectOptions {
   /** postgres:// or postgresql:// URL; `sslmode=require|verify-full|...` enables TLS. */
@@ -21,6 +23,14 @@ export interface ConnectOptions {
   poolSize?: number
   /** Longest a statement may run before the database cancels it, ms (default 10 000). */
   statementTimeoutMs?: number
+  /**
+   * Longest wait for a query's answer on the client side, ms (unset: none). Unlike the statement
+   * timeout, which the database enforces, this also ends a wait on a database that is frozen or
+   * cut off by a partition; the connection is then dropped, not reused.
+   */
+  queryTimeoutMs?: number
+  /** Longest wait for a connection (a new one, or a free one from a full pool), ms (default 5000). */
+  acquireTimeoutMs?: number
   /** Schema to use (search_path); tests give each run its own. Default: the URL's / server's. */
   schema?: string
 }
@@ -71,13 +81,43 @@ export function connect(o: ConnectOptions): Connection {
     connectionString: o.url,
     max: o.poolSize ?? DEFAULT_POOL_SIZE,
     statement_timeout: o.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
-    connectionTimeoutMillis: 10_000,
+    connectionTimeoutMillis: o.acquireTimeoutMs ?? DEFAULT_ACQUIRE_TIMEOUT_MS,
+    ...(o.queryTimeoutMs ? { query_timeout: o.queryTimeoutMs } : {}),
+    // a dead peer (a partition, a host gone) is noticed by TCP instead of waiting forever
+    keepAlive: true,
     application_name: 'sitehealth',
     ...(o.schema ? { options: `-c search_path=${o.schema}` } : {}),
   })
   // An idle client whose connection drops emits 'error' on the pool; without a listener that
   // would crash the process. The next query gets a fresh connection.
   pool.on('error', () => {})
+  pool.on('connect', (client) => {
+    // The pool listens for errors of idle clients only: a connection that ends while its client is
+    // checked out (the database restarts mid-query) emits 'error' with no listener, which would
+    // crash the process. The query itself fails, and the pool drops the client on release.
+    client.on('error', () => {})
+    dropOnReadTimeout(client)
+  })
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
   return { pool, db }
+}
+
+/**
+ * A query whose answer did not come within query_timeout has already been sent: pg leaves the
+ * connection waiting for that answer, so every later query on it would wait too. Destroying the
+ * socket makes the pool replace the connection (and the server cancel the orphaned statement).
+ */
+function dropOnReadTimeout(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown
+  ;(client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+    const out = query(...args)
+    if (out instanceof Promise)
+      out.catch((err: Error) => {
+        if (err?.message === 'Query read timeout')
+          (
+            client as unknown as { connection?: { stream?: { destroy(): void } } }
+          ).connection?.stream?.destroy()
+      })
+    return out
+  }
 }

@@ -54,6 +54,9 @@ export interface PgKeysOptions {
   touchFlushMs?: number
 }
 
+/** After a failed flush of key use, the next try waits at least this long, ms. */
+const FLUSH_RETRY_MS = 2000
+
 export class PgKeys implements KeyStore {
   private readonly cache = new Map<string, { key: KeyRecord; at: number }>()
   private readonly cacheMs: number
@@ -154,28 +157,38 @@ export class PgKeys implements KeyStore {
     const prev = this.touched.get(id)
     if (prev && prev >= at) return
     this.touched.set(id, at)
+    this.armFlush(this.touchFlushMs)
+  }
+
+  /** A failed flush keeps its batch and tries again later, also when no key is used meanwhile. */
+  private armFlush(delayMs: number): void {
+    if (this.closed) return
     this.touchTimer ??= setTimeout(() => {
       this.touchTimer = undefined
-      void this.flush().catch(() => {})
-    }, this.touchFlushMs).unref()
+      this.flush().catch(() => this.armFlush(Math.max(this.touchFlushMs, FLUSH_RETRY_MS)))
+    }, delayMs).unref()
   }
 
   /** Writes pending key use (the newest time wins; unknown ids change nothing). */
   flush(): Promise<void> {
-    this.flushing = this.flushing.then(async () => {
-      if (this.touched.size === 0) return
-      const batch = [...this.touched]
-      this.touched.clear()
-      try {
-        await sql`
+    // chained after the previous flush whatever its outcome: one failed write (the database was
+    // down) must not reject every flush after it, which left key use stale until a restart
+    this.flushing = this.flushing
+      .catch(() => {})
+      .then(async () => {
+        if (this.touched.size === 0) return
+        const batch = [...this.touched]
+        this.touched.clear()
+        try {
+          await sql`
           UPDATE api_keys k SET last_used_at = greatest(k.last_used_at, t.at)
           FROM unnest(${batch.map((b) => b[0])}::text[], ${batch.map((b) => b[1])}::timestamptz[]) AS t(id, at)
           WHERE k.id = t.id`.execute(this.db)
-      } catch (err) {
-        for (const [id, at] of batch) if (!this.touched.has(id)) this.touched.set(id, at)
-        throw err
-      }
-    })
+        } catch (err) {
+          for (const [id, at] of batch) if (!this.touched.has(id)) this.touched.set(id, at)
+          throw err
+        }
+      })
     return this.flushing
   }
 

@@ -86,7 +86,7 @@ export class PostgresStore implements Store {
       } catch (err) {
         throw describeConnectError(o.url, err)
       }
-      if (o.migrate !== false) store.migration = await migrateToLatest(db)
+      if (o.migrate !== false) store.migration = await migrateOnce(o, db)
     } catch (err) {
       await db.destroy().catch(() => {})
       throw err
@@ -106,6 +106,21 @@ export class PostgresStore implements Store {
       }
     })()
     return this.closing
+  }
+}
+
+/**
+ * Migrations wait for the migration lock while another instance migrates, which may take longer
+ * than the client-side query timeout of requests: with one set, they run on a connection of
+ * their own without it (the statement timeout still bounds every statement).
+ */
+async function migrateOnce(o: PostgresStoreOptions, db: Kysely<Database>): Promise<MigrationResult> {
+  if (!o.queryTimeoutMs) return migrateToLatest(db)
+  const own = connect({ ...o, queryTimeoutMs: undefined, poolSize: 1 })
+  try {
+    return await migrateToLatest(own.db)
+  } finally {
+    await own.db.destroy()
   }
 }
 
