@@ -27,7 +27,7 @@ function record(user, i) {
     interval_seconds: 60,
     paused: false,
     paused_reason: null,
-    state: i % 17 === 0 ? 'down' : 'up',
+    state: /** @type {'down' | 'up'} */ (i % 17 === 0 ? 'down' : 'up'),
     last_check: {
       id: randomUUID(),
       health_score: 70 + (i % 30),
