@@ -1,6 +1,6 @@
 /** From stored records to the wire shapes of docs/decisions.md#monitors-and-alerts. */
-import { createHash } from 'node:crypto'
-import type { ChannelType, Monitor, MonitorEvent, MonitorRun } from '../contract/monitors.js'
+import { channelFingerprint } from '../contract/fingerprint.js'
+import type { Monitor, MonitorEvent, MonitorRun } from '../contract/monitors.js'
 import type { EventRecord, MonitorRecord, RunRecord } from '../store/monitors.js'
 import { maskTarget } from './channels/format.js'
 
@@ -50,7 +50,3 @@ export function eventView(e: EventRecord): MonitorEvent {
   }
 }
 
-/** A channel's target as a digest (the `fingerprint` of the Channel shape). */
-export function channelFingerprint(type: ChannelType, target: string): string {
-  return `sha256:${createHash('sha256').update(`${type}\n${target}`, 'utf8').digest('hex')}`
-}
