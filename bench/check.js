@@ -15,7 +15,7 @@
 import { performance } from 'node:perf_hooks'
 import { Agent, request } from 'undici'
 import { runCheck } from '../dist/checks/index.js'
-import { toCheckRecord } from '../dist/server/mapping.js'
+import { toCheckRecord } from '../dist/runs/index.js'
 import { DEFAULT_SHARD_SIZE, openStore } from '../dist/store/index.js'
 import {
   NO_LIMITS,

@@ -6,7 +6,7 @@
  *
  *   node bench/monitors-server.js <dataDir> <minIntervalSeconds> <historyLimit> [databaseUrl]
  */
-import { startServer } from '../dist/server/serve.js'
+import { startServer } from '../dist/serve/index.js'
 
 const [dataDir, minInterval = '60', history = '100', databaseUrl] = process.argv.slice(2)
 const server = await startServer({

@@ -35,7 +35,7 @@ import {
   summarize,
   table,
 } from './lib.js'
-import { toCheckRecord } from '../dist/server/mapping.js'
+import { toCheckRecord } from '../dist/runs/index.js'
 import { runCheck } from '../dist/checks/index.js'
 
 const ADMIN_URL = process.env.SITEHEALTH_BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'

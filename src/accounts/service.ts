@@ -5,8 +5,7 @@
  * owns credits, keys, checks and monitors the same way.
  */
 import { randomUUID } from 'node:crypto'
-import { displayPrefix, generateApiKey } from '../contract/api-key.js'
-import { hashKey } from '../server/auth.js'
+import { displayPrefix, generateApiKey, hashKey } from '../contract/api-key.js'
 import type { KeyRecord, Store } from '../store/types.js'
 import { DEFAULT_COST, hashPassword, passwordProblem, verifyPassword, type ScryptCost } from './password.js'
 import { DEFAULT_THROTTLE, SignInThrottle, type ThrottleLimits } from './throttle.js'

@@ -1,5 +1,5 @@
 import { Command, Flags } from '@oclif/core'
-import { StartupError, startServer } from '../server/serve.js'
+import { StartupError, startServer } from '../serve/index.js'
 import { DataDirLockedError, DatabaseError } from '../store/index.js'
 import { redactUrl } from '../store/postgres/url.js'
 import { SIGNUP_POLICIES } from '../accounts/service.js'
@@ -184,6 +184,11 @@ With --database-url (or SITEHEALTH_DATABASE_URL) a postgres:// URL, data lives i
       default: 3600,
       min: 1,
     }),
+    'metrics-token': Flags.string({
+      description:
+        'Serve Prometheus metrics at GET /metrics to requests with `Authorization: Bearer <token>` (off when unset).',
+      env: 'SITEHEALTH_METRICS_TOKEN',
+    }),
     'redis-url': Flags.string({
       description:
         'Keep rate-limit windows in Redis (redis://[:password@]host:6379[/db]) instead of memory or PostgreSQL.',
@@ -239,6 +244,7 @@ With --database-url (or SITEHEALTH_DATABASE_URL) a postgres:// URL, data lives i
         failureLimit: flags['failure-limit'],
         failureWindowSec: flags['failure-window'],
         maxConnections: flags['max-connections'],
+        metricsToken: flags['metrics-token'] || undefined,
       })
     } catch (err) {
       if (err instanceof DataDirLockedError) this.error(err.message, { exit: 1 })

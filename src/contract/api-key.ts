@@ -3,7 +3,7 @@
  * CRC32 of the secret. The checksum lets a client catch a typo before any request, and lets secret
  * scanners match our keys, as GitHub's token format does.
  */
-import { randomInt } from 'node:crypto'
+import { hash, randomInt } from 'node:crypto'
 import { crc32 } from 'node:zlib'
 
 export const KEY_PREFIX = 'shk_live_'
@@ -20,6 +20,9 @@ function base62(n: number, width: number): string {
   } while (n > 0)
   return out.padStart(width, '0')
 }
+
+/** The stored form of a key: its SHA-256 in hex (one-shot `crypto.hash`: no Hash object per request). */
+export const hashKey = (key: string): string => hash('sha256', key)
 
 export function checksum(secret: string): string {
   return base62(crc32(secret), CHECKSUM_LENGTH)

@@ -238,7 +238,7 @@ const monitorCreate: MonitorCreate = {
   url: 'https://shop.example.com/',
   interval_seconds: 300,
   name: 'Shop',
-  alerts: { down_after: 2, min_score: 70 },
+  alerts: { down_after: 2, min_score: 70, recover_after: 1, remind_every_minutes: 60 },
   channels: [
     { type: 'webhook', url: 'https://hooks.example.com/sitehealth' },
     { type: 'slack', url: 'https://hooks.slack.com/services/T000/B000/XXXXXXXX' },
@@ -248,6 +248,13 @@ const monitorCreate: MonitorCreate = {
 const monitorPatch: MonitorPatch = { paused: true }
 
 const monitor: Monitor = {
+  type: 'http',
+  grace_seconds: null,
+  assertions: [
+    { source: 'status_code', comparison: 'equals', target: 200 },
+    { source: 'text_body', comparison: 'contains', target: 'Add to cart' },
+  ],
+  uptime: { '24h': 100, '7d': 99.93, '30d': 99.71 },
   id: MONITOR_ID,
   ref: 'shop',
   url: 'https://shop.example.com/',
@@ -266,7 +273,7 @@ const monitor: Monitor = {
   next_run_at: '2026-11-23T09:19:07.412Z',
   created_at: '2026-11-20T16:02:51.930Z',
   updated_at: CREATED,
-  alerts: { down_after: 2, min_score: 70 },
+  alerts: { down_after: 2, min_score: 70, recover_after: 1, remind_every_minutes: 60 },
   channels: [
     {
       id: WEBHOOK_ID,
@@ -301,6 +308,24 @@ const monitorRuns: MonitorRuns = {
       response_time_ms: 212,
       state: 'up',
       error: null,
+      assertions: [
+        {
+          source: 'status_code',
+          property: null,
+          comparison: 'equals',
+          target: 200,
+          passed: true,
+          actual: 200,
+        },
+        {
+          source: 'text_body',
+          property: null,
+          comparison: 'contains',
+          target: 'Add to cart',
+          passed: true,
+          actual: '<!doctype html><html lang="en"><head><title>Shop</title>…',
+        },
+      ],
     },
     {
       id: '0193a5c0-1a2b-7c3d-8e4f-aa0000000001',
@@ -312,6 +337,7 @@ const monitorRuns: MonitorRuns = {
       response_time_ms: null,
       state: 'down',
       error: { code: 'check_failed', message: 'Could not connect to shop.example.com: connection refused.' },
+      assertions: [],
     },
   ],
   next_cursor: '0193a5c0-1a2b-7c3d-8e4f-aa0000000001',

@@ -6,6 +6,7 @@
 import { z } from 'zod'
 import { MAX_URL_LENGTH } from './routes.js'
 import { RiskLevel } from './schemas.js'
+import { AssertionResult, Assertions, GRACE, UptimeWindows } from './monitoring.js'
 
 export const MONITOR_PATHS = {
   monitors: '/api/public/v1/monitors',
@@ -13,22 +14,27 @@ export const MONITOR_PATHS = {
   runs: '/api/public/v1/monitors/:id/runs',
   run: '/api/public/v1/monitors/:id/run',
   events: '/api/public/v1/monitors/:id/events',
+  uptime: '/api/public/v1/monitors/:id/uptime',
 } as const
 
 /** docs/decisions.md#monitors-and-alerts: 60 s to one day, 300 s by default; `serve --min-interval` lowers the floor. */
 export const INTERVAL = { min: 60, max: 86_400, default: 300 } as const
 export const DEFAULT_DOWN_AFTER = 2
-export const MONITOR_STATES = ['pending', 'up', 'degraded', 'down', 'paused'] as const
+export const DEFAULT_RECOVER_AFTER = 1
+export const MONITOR_STATES = ['pending', 'up', 'degraded', 'down', 'paused', 'maintenance'] as const
 export type MonitorState = (typeof MONITOR_STATES)[number]
 export const EVENT_NAMES = [
   'monitor.down',
   'monitor.up',
   'monitor.degraded',
+  'monitor.still_down',
   'certificate.expiring',
   'certificate.invalid',
   'score.below',
   'headers.regressed',
   'credits.exhausted',
+  'score.regressed',
+  'response_time.regressed',
 ] as const
 export type EventName = (typeof EVENT_NAMES)[number]
 export const CHANNEL_TYPES = ['webhook', 'slack', 'discord', 'teams', 'email'] as const
@@ -55,15 +61,36 @@ export const Alerts = z
       .meta({
         description: `Consecutive failed runs before the monitor is down (default ${DEFAULT_DOWN_AFTER}).`,
       }),
-    min_score: Score.nullable()
+    min_score: Score.nullable().optional().meta({
+      description:
+        'Raise score.below when the health score drops under this, and read the monitor as degraded; null: off.',
+    }),
+    recover_after: z
+      .int()
+      .min(1)
+      .max(20)
       .optional()
-      .meta({ description: 'Raise score.below when the health score drops under this; null: off.' }),
+      .meta({
+        description: `Consecutive good runs before a down monitor is up again (default ${DEFAULT_RECOVER_AFTER}).`,
+      }),
+    remind_every_minutes: z
+      .int()
+      .min(1)
+      .max(10_080)
+      .nullable()
+      .optional()
+      .meta({ description: 'Repeat monitor.down as monitor.still_down this often while down; null: never.' }),
   })
   .meta({ id: 'MonitorAlerts' })
 export type Alerts = z.infer<typeof Alerts>
 
 export const AlertsView = z
-  .object({ down_after: z.int().min(1), min_score: Score.nullable() })
+  .object({
+    down_after: z.int().min(1),
+    min_score: Score.nullable(),
+    recover_after: z.int().min(1),
+    remind_every_minutes: z.int().min(1).nullable(),
+  })
   .meta({ id: 'MonitorAlertsView' })
 export type AlertsView = z.infer<typeof AlertsView>
 
@@ -148,16 +175,74 @@ const IntervalSeconds = z
     description: `Seconds between runs: ${INTERVAL.min} to ${INTERVAL.max} (default ${INTERVAL.default}); the server's --min-interval may lower the floor.`,
   })
 
+export const MONITOR_TYPES = ['http', 'heartbeat'] as const
+export type MonitorType = (typeof MONITOR_TYPES)[number]
+
+const GraceSeconds = z
+  .int()
+  .min(GRACE.min)
+  .max(GRACE.max)
+  .meta({
+    description: `Heartbeat monitors: how long past interval_seconds a beat may be late before the monitor is down (default ${GRACE.default}).`,
+  })
+
 export const MonitorCreate = z
   .strictObject({
-    url: HttpUrl,
+    type: z
+      .enum(MONITOR_TYPES)
+      .optional()
+      .meta({ description: 'http (default): the service checks `url`; heartbeat: your job calls push_url.' }),
+    url: HttpUrl.optional().meta({
+      description: 'Required for http monitors; heartbeat monitors have none.',
+    }),
     ref: MonitorRef.optional(),
     interval_seconds: IntervalSeconds.optional(),
+    grace_seconds: GraceSeconds.optional(),
     name: Name.optional(),
     alerts: Alerts.optional(),
     channels: Channels.optional(),
+    assertions: Assertions.optional(),
   })
-  .meta({ id: 'MonitorCreate' })
+  .superRefine((m, ctx) => {
+    if ((m.type ?? 'http') === 'http') {
+      if (m.url === undefined)
+        ctx.addIssue({ code: 'custom', path: ['url'], message: 'an http monitor needs a url' })
+      if (m.grace_seconds !== undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['grace_seconds'],
+          message: 'grace_seconds is for heartbeat monitors',
+        })
+    } else {
+      if (m.url !== undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['url'],
+          message: 'a heartbeat monitor has no url: it is called',
+        })
+      if (m.assertions !== undefined && m.assertions.length > 0)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['assertions'],
+          message: 'a heartbeat monitor runs no check to assert on',
+        })
+    }
+  })
+  .meta({
+    id: 'MonitorCreate',
+    examples: [
+      {
+        url: 'https://example.com/health',
+        interval_seconds: 60,
+        assertions: [
+          { source: 'status_code', comparison: 'equals', target: 200 },
+          { source: 'json_body', property: '$.status', comparison: 'equals', target: 'ok' },
+        ],
+        alerts: { down_after: 2, recover_after: 2, remind_every_minutes: 60 },
+      },
+      { type: 'heartbeat', name: 'nightly backup', interval_seconds: 86_400, grace_seconds: 1800 },
+    ],
+  })
 export type MonitorCreate = z.infer<typeof MonitorCreate>
 
 export const MonitorPatch = z
@@ -166,8 +251,10 @@ export const MonitorPatch = z
     ref: MonitorRef.nullable().optional().meta({ description: 'A new ref; null removes it.' }),
     interval_seconds: IntervalSeconds.optional(),
     name: Name.optional(),
+    grace_seconds: GraceSeconds.optional(),
     paused: z.boolean().optional(),
     alerts: Alerts.optional(),
+    assertions: Assertions.optional().meta({ description: 'Replaces the assertion list ([] removes them).' }),
     channels: Channels.optional().meta({
       description:
         'Replaces the channel list; a channel equal to an existing one (same type and URL or address) keeps its id and secret.',
@@ -183,6 +270,15 @@ export const LastCheck = z
     risk_level: RiskLevel,
     status: z.string().meta({ description: 'Overall status of the check (ok, warning, needs_review…).' }),
     created_at: DateTime,
+    response_time_ms: z
+      .int()
+      .min(0)
+      .nullable()
+      .optional()
+      .meta({ description: 'How long the site took to answer this check.' }),
+    certificate_expires_at: DateTime.nullable()
+      .optional()
+      .meta({ description: "When the site's TLS certificate expires (null: no certificate seen)." }),
   })
   .meta({ id: 'MonitorLastCheck' })
 export type LastCheck = z.infer<typeof LastCheck>
@@ -191,9 +287,18 @@ export const Monitor = z
   .object({
     id: Uuid,
     ref: z.string().nullable().meta({ description: 'Its ref in a monitors-as-code file; null when none.' }),
-    url: z.string().meta({ format: 'uri' }),
+    type: z.enum(MONITOR_TYPES),
+    url: z
+      .string()
+      .nullable()
+      .meta({ format: 'uri', description: 'The checked URL; null for heartbeat monitors.' }),
     name: z.string(),
     interval_seconds: z.int().min(1),
+    grace_seconds: z
+      .int()
+      .min(0)
+      .nullable()
+      .meta({ description: 'Heartbeat monitors only; null otherwise.' }),
     paused: z.boolean(),
     paused_reason: z
       .enum(['user', 'credits'])
@@ -208,6 +313,13 @@ export const Monitor = z
     updated_at: DateTime,
     alerts: AlertsView,
     channels: z.array(Channel),
+    assertions: Assertions,
+    uptime: UptimeWindows,
+    push_url: z.string().optional().meta({
+      format: 'uri',
+      description:
+        'Heartbeat monitors only, and only in the response that created the monitor: the URL your job calls (GET or POST; `?status=down&msg=…` reports a failure). Never shown again.',
+    }),
   })
   .meta({ id: 'Monitor' })
 export type Monitor = z.infer<typeof Monitor>
@@ -225,8 +337,11 @@ export const MonitorRun = z
   .object({
     id: z.string(),
     started_at: DateTime,
-    outcome: z.enum(['saved', 'failed']),
-    trigger: z.enum(['schedule', 'manual']),
+    outcome: z.enum(['saved', 'failed', 'beat']).meta({
+      description:
+        'saved: a check was saved; failed: none could be made (or a heartbeat was missed or reported down); beat: a heartbeat arrived.',
+    }),
+    trigger: z.enum(['schedule', 'manual', 'heartbeat']),
     check_id: Uuid.nullable(),
     health_score: Score.nullable(),
     response_time_ms: z.int().min(0).nullable(),
@@ -235,6 +350,9 @@ export const MonitorRun = z
       .object({ code: z.string(), message: z.string() })
       .nullable()
       .meta({ description: 'Why a failed run failed (check_failed: the site could not be checked).' }),
+    assertions: z
+      .array(AssertionResult)
+      .meta({ description: 'Each assertion of the monitor, as this run judged it.' }),
   })
   .meta({ id: 'MonitorRun' })
 export type MonitorRun = z.infer<typeof MonitorRun>
@@ -281,7 +399,7 @@ export const WebhookPayload = z
   .object({
     event: z.enum(EVENT_NAMES),
     occurred_at: DateTime,
-    monitor: z.object({ id: Uuid, name: z.string(), url: z.string() }),
+    monitor: z.object({ id: Uuid, name: z.string(), url: z.string().nullable() }),
     check: LastCheck.nullable(),
     previous_state: z.enum(MONITOR_STATES),
     state: z.enum(MONITOR_STATES),

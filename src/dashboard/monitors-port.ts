@@ -7,7 +7,8 @@ export interface MonitorView {
   id: string
   /** Its ref in a monitors-as-code file (sitehealth.yaml), or null. */
   ref: string | null
-  url: string
+  /** null for heartbeat monitors. */
+  url: string | null
   name: string
   interval_seconds: number
   paused: boolean

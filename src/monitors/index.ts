@@ -5,6 +5,5 @@ export { Deliverer, DELIVERY_DEFAULTS, type DeliveryOptions } from './channels/d
 export { signature, maskTarget } from './channels/format.js'
 export { evaluate, observeCheck, INITIAL_MEMORY, type Observation } from './rules.js'
 export { parseEvery, formatEvery, intervalProblem } from './interval.js'
-export { deriveSecretKey, loadSecretKey, secretBox } from './secrets.js'
+export { deriveSecretKey, loadSecretKey, secretBox } from '../shared/secret-box.js'
 export { monitorView, runView, eventView } from './views.js'
-export { dashboardMonitors } from './dashboard-port.js'

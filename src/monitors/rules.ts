@@ -7,14 +7,13 @@
 import type { SavedCheck } from '../contract/schemas.js'
 import {
   CERT_THRESHOLDS_DAYS,
-  type AlertsView,
   type EventName,
   type LastCheck,
   type MonitorState,
 } from '../contract/monitors.js'
-import type { MonitorMemory } from '../store/monitors.js'
+import type { MonitorMemory, StoredAlerts } from '../store/monitors.js'
 
-export type ActiveState = Exclude<MonitorState, 'paused'>
+export type ActiveState = Exclude<MonitorState, 'paused' | 'maintenance'>
 
 /** What one run saw, reduced to what the rules judge. */
 export type Observation =
@@ -81,7 +80,7 @@ export function observeCheck(check: LastCheck, signals: SavedCheck['checks']): O
 }
 
 export function evaluate(
-  prev: { state: ActiveState; memory: MonitorMemory; alerts: AlertsView; url: string },
+  prev: { state: ActiveState; memory: MonitorMemory; alerts: StoredAlerts; url: string },
   obs: Observation,
 ): Outcome {
   const events: RaisedEvent[] = []

@@ -7,8 +7,9 @@ import type { MonitorStore } from '../store/monitors.js'
 import type { Store } from '../store/types.js'
 import { Deliverer, type DeliveryOptions } from './channels/deliver.js'
 import { Scheduler, type SchedulerOptions } from './scheduler.js'
-import { secretBox } from './secrets.js'
+import { secretBox } from '../shared/secret-box.js'
 import { MonitorService } from './service.js'
+import type { Metrics } from '../metrics/index.js'
 
 export interface MonitoringOptions {
   store: Store
@@ -27,6 +28,8 @@ export interface MonitoringOptions {
    */
   deliverySweepMs?: number
   log?: (line: string) => void
+  /** Check durations, outcomes and scheduler lag for /metrics. */
+  metrics?: Metrics
 }
 
 export interface Monitoring {
@@ -53,8 +56,15 @@ export async function startMonitoring(o: MonitoringOptions): Promise<Monitoring>
     capacity: o.capacity,
     minInterval: o.minInterval,
     log: o.log,
+    metrics: o.metrics,
   })
-  const scheduler = new Scheduler(service, { ...o.scheduler, capacity: o.capacity, log: o.log })
+  const metrics = o.metrics
+  const scheduler = new Scheduler(service, {
+    ...o.scheduler,
+    capacity: o.capacity,
+    log: o.log,
+    ...(metrics ? { onLag: (ms: number) => metrics.observeLag(ms) } : {}),
+  })
   service.onScheduleChange = () => scheduler.kick()
   await service.sweepDeliveries()
   scheduler.start()

@@ -19,7 +19,7 @@
  */
 import { setMaxListeners } from 'node:events'
 import { CapacityExceededError, type CheckCapacity, type Slot } from '../capacity/index.js'
-import { DueHeap } from '../store/lowdb/due-heap.js'
+import { DueHeap } from '../shared/due-heap.js'
 import type { Claim } from '../store/monitors.js'
 import { nextRunAfter } from './interval.js'
 import type { MonitorService } from './service.js'
@@ -48,6 +48,8 @@ export interface SchedulerOptions {
   watchdogMs?: number
   now?: () => number
   log?: (line: string) => void
+  /** Each scheduled run's lag (due → started, ms), as it starts (the /metrics histogram). */
+  onLag?: (ms: number) => void
 }
 
 export interface SchedulerStats {
@@ -287,6 +289,7 @@ export class Scheduler {
           startedAt = this.now()
           this.stats.started++
           this.stats.lags.push(startedAt - c.due_at)
+          this.opts.onLag?.(startedAt - c.due_at)
           return this.runInSlot(c, slot).catch((err) => {
             if (this.stopped) throw err
             this.hold(c, startedAt, err)

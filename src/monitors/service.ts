@@ -4,32 +4,28 @@
  * scheduler call this; it knows nothing of HTTP.
  */
 import type { CheckCapacity } from '../capacity/index.js'
-import { CheckError } from '../checks/errors.js'
-import { assertTargetAllowed, parseTargetUrl } from '../checks/guard.js'
-import type { CheckReport } from '../checks/types.js'
+import { CheckError, assertTargetAllowed, parseTargetUrl, type CheckReport } from '../checks/index.js'
 import {
   DEFAULT_DOWN_AFTER,
+  DEFAULT_RECOVER_AFTER,
   INTERVAL,
   type Alerts,
+  type AlertsView,
   type ChannelRequest,
-  type Delivery,
   type LastCheck,
   type MonitorCreate,
   type MonitorPatch,
-  type MonitorState,
-  type WebhookPayload,
 } from '../contract/monitors.js'
-import type { RunResult } from '../contract/schemas.js'
 import { RunRefused, runForUser, type RunDeps, type RunHow } from '../runs/index.js'
-import { toRunResult } from '../server/mapping.js'
-import type { ChannelRecord, EventRecord, MonitorRecord, MonitorStore, RunRecord } from '../store/monitors.js'
+import type { ChannelRecord, MonitorRecord, MonitorStore, RunRecord } from '../store/monitors.js'
 import { DuplicateRefError } from '../store/errors.js'
-import type { Store } from '../store/types.js'
+import type { CheckRecord, Store } from '../store/types.js'
+import { AlertDispatcher, eventRecords } from './alerts/index.js'
 import type { Deliverer } from './channels/deliver.js'
 import { nextId } from './ids.js'
 import { intervalProblem, nextRunAfter } from './interval.js'
-import { evaluate, INITIAL_MEMORY, observeCheck, type Observation, type RaisedEvent } from './rules.js'
-import { newWebhookSecret, type SecretBox } from './secrets.js'
+import { evaluate, INITIAL_MEMORY, observeCheck, type Observation } from './rules.js'
+import { newWebhookSecret, type SecretBox } from '../shared/secret-box.js'
 
 export interface MonitorServiceOptions {
   store: Store
@@ -46,6 +42,8 @@ export interface MonitorServiceOptions {
   /** Replaces the engine (tests of the scheduler at scale). */
   check?: (url: string) => Promise<CheckReport>
   log?: (line: string) => void
+  /** Check durations and outcomes for /metrics. */
+  metrics?: RunDeps['metrics']
 }
 
 /** Bad input, as the routes' 400 / 404 answers. */
@@ -66,7 +64,14 @@ function refTaken(err: unknown): never {
 }
 
 export type RunOutcome =
-  | { kind: 'saved'; result: RunResult; monitor: MonitorRecord | undefined }
+  | {
+      kind: 'saved'
+      /** The saved check, its report and the credits left: the route maps them to the wire. */
+      check: CheckRecord
+      report: CheckReport
+      remaining: number
+      monitor: MonitorRecord | undefined
+    }
   | {
       kind: 'failed'
       code: 'check_failed' | 'invalid_url'
@@ -75,14 +80,17 @@ export type RunOutcome =
     }
   | { kind: 'no_credits' }
 
+/** The certificate's end of validity from the https_ssl signal's details, as ISO; null when none. */
+function certificateExpiry(details: Record<string, unknown> | undefined): string | null {
+  const v = details?.validTo
+  const t = typeof v === 'string' ? Date.parse(v) : NaN
+  return Number.isFinite(t) ? new Date(t).toISOString() : null
+}
+
 export class MonitorService {
   readonly minInterval: number
   private readonly now: () => number
-  private readonly deliveries = new Set<Promise<unknown>>()
-  /** Events whose alerts this instance holds the delivery lease of and has not finished sending. */
-  private readonly unfinished = new Set<string>()
-  /** How long a delivery lease lasts: longer than any delivery with all its retries. */
-  private readonly deliveryLeaseMs: number
+  private readonly alerts: AlertDispatcher
   private readonly pausing = new Map<string, Promise<void>>()
   private readonly runDeps: RunDeps
   /** Called when a monitor's next run moved earlier (the scheduler re-arms its timer). */
@@ -90,7 +98,7 @@ export class MonitorService {
 
   constructor(private readonly o: MonitorServiceOptions) {
     this.minInterval = o.minInterval ?? INTERVAL.min
-    this.deliveryLeaseMs = o.deliverer.maxDurationMs() + 60_000
+    this.alerts = new AlertDispatcher({ monitors: o.monitors, deliverer: o.deliverer, log: o.log })
     this.now = o.now ?? Date.now
     this.runDeps = {
       store: o.store,
@@ -99,6 +107,7 @@ export class MonitorService {
       checkTimeoutMs: o.checkTimeoutMs,
       check: o.check,
       log: o.log,
+      metrics: o.metrics,
     }
   }
 
@@ -126,10 +135,13 @@ export class MonitorService {
     return s
   }
 
-  private alerts(a: Alerts | undefined, prev?: MonitorRecord['alerts']): MonitorRecord['alerts'] {
+  private alertRules(a: Alerts | undefined, prev?: MonitorRecord['alerts']): AlertsView {
     return {
       down_after: a?.down_after ?? prev?.down_after ?? DEFAULT_DOWN_AFTER,
       min_score: a?.min_score !== undefined ? a.min_score : (prev?.min_score ?? null),
+      recover_after: a?.recover_after ?? prev?.recover_after ?? DEFAULT_RECOVER_AFTER,
+      remind_every_minutes:
+        a?.remind_every_minutes !== undefined ? a.remind_every_minutes : (prev?.remind_every_minutes ?? null),
     }
   }
 
@@ -172,6 +184,8 @@ export class MonitorService {
     userId: string,
     body: MonitorCreate,
   ): Promise<{ monitor: MonitorRecord; secrets: Map<string, string> }> {
+    if (body.type === 'heartbeat' || body.url === undefined)
+      throw new MonitorInputError('Heartbeat monitors are not available on this server yet (type).')
     const url = this.target(body.url)
     const interval = this.interval(body.interval_seconds)
     const secrets = new Map<string, string>()
@@ -193,9 +207,10 @@ export class MonitorService {
       next_run_at: now,
       created_at: new Date(now).toISOString(),
       updated_at: new Date(now).toISOString(),
-      alerts: this.alerts(body.alerts),
+      alerts: this.alertRules(body.alerts),
       channels,
       memory: INITIAL_MEMORY,
+      assertions: body.assertions ?? [],
     }
     await this.o.monitors.createMonitor(m).catch(refTaken)
     this.onScheduleChange()
@@ -231,8 +246,9 @@ export class MonitorService {
         next.next_run_at = Math.min(next.next_run_at, now + next.interval_seconds * 1000)
     }
     if (patch.name !== undefined) next.name = patch.name
+    if (patch.assertions !== undefined) next.assertions = patch.assertions
     if (patch.ref !== undefined) next.ref = patch.ref
-    if (patch.alerts !== undefined) next.alerts = this.alerts(patch.alerts, prev.alerts)
+    if (patch.alerts !== undefined) next.alerts = this.alertRules(patch.alerts, prev.alerts)
     if (patch.channels !== undefined) next.channels = this.channels(patch.channels, prev.channels, secrets)
     if (patch.paused === true && !prev.paused)
       Object.assign(next, { paused: true, paused_reason: 'user', next_run_at: null })
@@ -282,19 +298,19 @@ export class MonitorService {
         throw err
       }
     }
-    let result: RunResult | undefined
     let obs: Observation
     let last: LastCheck | null = null
     let responseMs: number | null = null
     if (done) {
       const { check, report } = done
-      result = toRunResult(check, report, done.remaining)
       last = {
         id: check.id,
         health_score: check.health_score,
         risk_level: check.risk_level,
         status: report.status,
         created_at: check.created_at,
+        response_time_ms: Math.max(0, Math.round(report.responseTimeMs)),
+        certificate_expires_at: certificateExpiry(check.checks.https_ssl?.details),
       }
       responseMs = Math.max(0, Math.round(report.responseTimeMs))
       obs = observeCheck(last, check.checks)
@@ -303,7 +319,8 @@ export class MonitorService {
     }
 
     const monitor = await this.finish(m.id, trigger, startedAt, obs, last, responseMs, dueAt)
-    if (result) return { kind: 'saved', result, monitor }
+    if (done)
+      return { kind: 'saved', check: done.check, report: done.report, remaining: done.remaining, monitor }
     return { kind: 'failed', ...failure!, monitor }
   }
 
@@ -351,45 +368,10 @@ export class MonitorService {
       state: current.paused ? 'paused' : out.state,
       error: obs.kind === 'failed' ? obs.error : null,
     }
-    const events = this.eventRecords(
-      updated,
-      current.paused ? 'paused' : current.state,
-      out.events,
-      last,
-      now,
-    )
+    const events = eventRecords(updated, current.paused ? 'paused' : current.state, out.events, last, now)
     const saved = await this.o.monitors.finishRun(updated, run, events)
-    if (saved) this.dispatch(saved, events)
+    if (saved) this.alerts.dispatch(saved, events)
     return saved
-  }
-
-  private eventRecords(
-    m: MonitorRecord,
-    previous: MonitorState,
-    raised: RaisedEvent[],
-    check: LastCheck | null,
-    now: number,
-  ): EventRecord[] {
-    const state: MonitorState = m.paused ? 'paused' : m.state
-    return raised.map((r) => ({
-      id: nextId(now),
-      monitor_id: m.id,
-      user_id: m.user_id,
-      event: r.event,
-      occurred_at: new Date(now).toISOString(),
-      message: r.message,
-      previous_state: previous,
-      state,
-      check,
-      deliveries: m.channels.map((c): Delivery => ({
-        channel_id: c.id,
-        type: c.type,
-        status: 'pending',
-        attempts: 0,
-        last_attempt_at: null,
-        last_error: null,
-      })),
-    }))
   }
 
   // ---- credits ----
@@ -416,7 +398,7 @@ export class MonitorService {
         next_run_at: null,
         updated_at: new Date(now).toISOString(),
       }
-      const events = this.eventRecords(
+      const events = eventRecords(
         paused,
         m.state,
         [
@@ -429,7 +411,7 @@ export class MonitorService {
         now,
       )
       const saved = await this.o.monitors.recordEvents(paused, events)
-      if (saved) this.dispatch(saved, events)
+      if (saved) this.alerts.dispatch(saved, events)
     }
   }
 
@@ -454,90 +436,18 @@ export class MonitorService {
     return resumed
   }
 
-  // ---- deliveries ----
-
-  /** Sends the alerts of events just raised, once this instance holds their delivery lease. */
-  private dispatch(m: MonitorRecord, events: EventRecord[]): void {
-    const pending = events.filter((e) => e.deliveries.some((d) => d.status === 'pending'))
-    if (pending.length === 0) return
-    this.track(
-      this.o.monitors
-        .claimDeliveries(
-          this.deliveryLeaseMs,
-          pending.map((e) => e.id),
-        )
-        .then((claimed) => this.send(m, claimed)),
-    )
-  }
-
-  private send(m: MonitorRecord, events: EventRecord[]): void {
-    for (const e of events) {
-      const payload: WebhookPayload = {
-        event: e.event,
-        occurred_at: e.occurred_at,
-        monitor: { id: m.id, name: m.name, url: m.url },
-        check: e.check,
-        previous_state: e.previous_state,
-        state: e.state,
-        message: e.message,
-      }
-      this.unfinished.add(e.id)
-      const sends: Promise<unknown>[] = []
-      for (const d of e.deliveries) {
-        if (d.status !== 'pending') continue
-        const channel = m.channels.find((c) => c.id === d.channel_id)
-        sends.push(
-          channel
-            ? this.o.deliverer.deliver(channel, payload, d, (nd) =>
-                this.o.monitors.updateDelivery(m.id, e.id, nd),
-              )
-            : this.o.monitors.updateDelivery(m.id, e.id, {
-                ...d,
-                status: 'failed',
-                last_error: 'The channel was removed before the alert could be delivered.',
-              }),
-        )
-      }
-      this.track(
-        Promise.all(sends).then((done) => {
-          // a stop cut retries short: the lease stays ours until drain() gives it back
-          if (!done.some((d) => (d as Delivery | undefined)?.status === 'pending'))
-            this.unfinished.delete(e.id)
-        }),
-        e.id,
-      )
-    }
-  }
-
-  private track(work: Promise<unknown>, eventId?: string): void {
-    const tracked = work.catch((err) =>
-      this.o.log?.(`delivery${eventId ? ` ${eventId}` : ''}: ${(err as Error).message}`),
-    )
-    this.deliveries.add(tracked)
-    void tracked.finally(() => this.deliveries.delete(tracked))
-  }
+  // ---- deliveries (the dispatcher in alerts/) ----
 
   /**
    * Sends the alerts nobody is sending: those left pending by a stop (at start), and, with a
    * shared database, those whose instance died (its lease expired).
    */
-  async sweepDeliveries(): Promise<void> {
-    const claimed = await this.o.monitors.claimDeliveries(this.deliveryLeaseMs)
-    const byMonitor = new Map<string, EventRecord[]>()
-    for (const e of claimed) byMonitor.set(e.monitor_id, [...(byMonitor.get(e.monitor_id) ?? []), e])
-    for (const [id, events] of byMonitor) {
-      const m = await this.o.monitors.getMonitorById(id)
-      if (m) this.send(m, events)
-      else await this.o.monitors.releaseDeliveries(events.map((e) => e.id))
-    }
+  sweepDeliveries(): Promise<void> {
+    return this.alerts.sweep()
   }
 
   /** Waits for deliveries in progress (the deliverer must be closed first to cut retries short). */
-  async drain(): Promise<void> {
-    while (this.deliveries.size > 0) await Promise.allSettled([...this.deliveries])
-    // alerts a stop left unsent: give their leases back so the next start (or another
-    // instance) sends them without waiting for the lease to run out
-    await this.o.monitors.releaseDeliveries([...this.unfinished]).catch(() => {})
-    this.unfinished.clear()
+  drain(): Promise<void> {
+    return this.alerts.drain()
   }
 }

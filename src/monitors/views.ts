@@ -1,25 +1,46 @@
-/** From stored records to the wire shapes of docs/decisions.md#monitors-and-alerts. */
+/** From stored records to the wire shapes of docs/decisions.md#monitors-and-alerts and #monitoring-depth. */
 import { channelFingerprint } from '../contract/fingerprint.js'
-import type { Monitor, MonitorEvent, MonitorRun } from '../contract/monitors.js'
-import type { EventRecord, MonitorRecord, RunRecord } from '../store/monitors.js'
+import type { UptimeWindows } from '../contract/monitoring.js'
+import type { Monitor, MonitorEvent, MonitorRun, MonitorState } from '../contract/monitors.js'
+import { alertsOf, type EventRecord, type MonitorRecord, type RunRecord } from '../store/monitors.js'
 import { maskTarget } from './channels/format.js'
 
-/** `secrets`: channel id → secret, only in the response that created those channels. */
-export function monitorView(m: MonitorRecord, secrets: Map<string, string> = new Map()): Monitor {
+export const NO_UPTIME: UptimeWindows = { '24h': null, '7d': null, '30d': null }
+
+export interface MonitorViewExtras {
+  /** channel id → secret, only in the response that created those channels. */
+  secrets?: Map<string, string>
+  /** The push URL of a heartbeat monitor, only in the response that created it. */
+  pushUrl?: string
+  uptime?: UptimeWindows
+  /** A maintenance window covers the monitor now. */
+  inMaintenance?: boolean
+}
+
+export function monitorState(m: MonitorRecord, inMaintenance = false): MonitorState {
+  if (m.paused) return 'paused'
+  return inMaintenance ? 'maintenance' : m.state
+}
+
+export function monitorView(m: MonitorRecord, x: MonitorViewExtras = {}): Monitor {
+  const type = m.type ?? 'http'
+  const secrets = x.secrets ?? new Map<string, string>()
   return {
     id: m.id,
+    type,
     ref: m.ref ?? null,
-    url: m.url,
+    url: type === 'heartbeat' ? null : m.url,
     name: m.name,
     interval_seconds: m.interval_seconds,
+    grace_seconds: type === 'heartbeat' ? (m.grace_seconds ?? 0) : null,
     paused: m.paused,
     paused_reason: m.paused ? m.paused_reason : null,
-    state: m.paused ? 'paused' : m.state,
+    state: monitorState(m, x.inMaintenance),
     last_check: m.last_check,
     next_run_at: m.next_run_at === null ? null : new Date(m.next_run_at).toISOString(),
     created_at: m.created_at,
     updated_at: m.updated_at,
-    alerts: m.alerts,
+    alerts: alertsOf(m),
     channels: m.channels.map((c) => ({
       id: c.id,
       type: c.type,
@@ -29,12 +50,15 @@ export function monitorView(m: MonitorRecord, secrets: Map<string, string> = new
       fingerprint: channelFingerprint(c.type, c.target),
       ...(secrets.has(c.id) ? { secret: secrets.get(c.id)! } : {}),
     })),
+    assertions: m.assertions ?? [],
+    uptime: x.uptime ?? NO_UPTIME,
+    ...(x.pushUrl !== undefined ? { push_url: x.pushUrl } : {}),
   }
 }
 
 export function runView(r: RunRecord): MonitorRun {
-  const { monitor_id: _m, ...run } = r
-  return run
+  const { monitor_id: _m, assertions, ...run } = r
+  return { ...run, assertions: assertions ?? [] }
 }
 
 export function eventView(e: EventRecord): MonitorEvent {
@@ -49,4 +73,3 @@ export function eventView(e: EventRecord): MonitorEvent {
     deliveries: e.deliveries,
   }
 }
-

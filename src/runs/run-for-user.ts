@@ -6,13 +6,17 @@
  * RunRefused into their own answer (the envelope, a dashboard page, a monitor's failed run).
  */
 import { CapacityExceededError, type CheckCapacity, type Slot } from '../capacity/index.js'
-import { CheckError } from '../checks/errors.js'
-import { assertTargetAllowed, parseTargetUrl } from '../checks/guard.js'
-import { runCheck } from '../checks/index.js'
-import type { CheckReport } from '../checks/types.js'
-import type { FailureBudget } from '../server/failure-budget.js'
-import { toCheckRecord } from '../server/mapping.js'
+import {
+  CheckError,
+  assertTargetAllowed,
+  parseTargetUrl,
+  runCheck,
+  type CheckReport,
+} from '../checks/index.js'
+import type { FailureBudget } from './failure-budget.js'
+import { toCheckRecord } from './record.js'
 import type { CheckRecord, Store } from '../store/types.js'
+import type { CheckOutcome } from '../metrics/index.js'
 
 export interface RunDeps {
   store: Store
@@ -24,6 +28,8 @@ export interface RunDeps {
   check?: (url: string) => Promise<CheckReport>
   /** Where a refusal's private detail goes (e.g. which address a blocked name resolved to). */
   log?: (line: string) => void
+  /** Check durations and outcomes for /metrics. */
+  metrics?: { observeCheck(outcome: CheckOutcome, seconds: number): void }
 }
 
 export interface RunHow {
@@ -112,6 +118,9 @@ export async function runForUser(
     const slot = held
     const work = (async (): Promise<RunDone> => {
       let report: CheckReport
+      const started = performance.now()
+      const observe = (outcome: CheckOutcome) =>
+        deps.metrics?.observeCheck(outcome, (performance.now() - started) / 1000)
       try {
         report = deps.check
           ? await deps.check(target.href)
@@ -122,12 +131,14 @@ export async function runForUser(
       } catch (err) {
         await store.users.releaseCredit(reservation).catch(() => {})
         const refused = refusal(err, deps)
+        observe(refused instanceof RunRefused ? (refused.code as CheckOutcome) : 'error')
         if (budget && refused instanceof RunRefused && refused.code === 'check_failed')
           budget.failures.record(budget.key)
         throw refused
       } finally {
         slot.release()
       }
+      observe('saved')
       try {
         const saved = await store.checks.commit(reservation, { user_id: userId, ...toCheckRecord(report) })
         return { check: saved.check, report, remaining: saved.remaining }

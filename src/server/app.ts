@@ -10,19 +10,29 @@ import { PATHS } from '../contract/routes.js'
 import type { ServerOptions } from './context.js'
 import { renderDocs } from './docs.js'
 import { ServiceError, badRequest, internalError } from './errors.js'
-import { buildOpenApi, type DocLimits } from './openapi.js'
+import { buildOpenApi, type DocLimits } from './openapi/index.js'
 import { CheckCapacity, DEFAULT_CAPACITY } from '../capacity/index.js'
-import { FailureBudget } from './failure-budget.js'
+import { FailureBudget } from '../runs/index.js'
 import { RateLimiter } from './rate-limit.js'
 import { adminRoutes } from './routes/admin.js'
 import { monitorRoutes } from './routes/monitors.js'
 import { publicRoutes } from './routes/public.js'
-import { accountApiRoutes } from '../accounts/api-routes.js'
-import { dashboardRoutes } from '../dashboard/routes.js'
-import { statusPageRoutes } from '../status-pages/index.js'
+import { accountApiRoutes } from './routes/accounts.js'
+import { metricsRoutes } from '../metrics/index.js'
 
 type Handler = (event: H3Event) => unknown
-type RouteTable = Record<string, Partial<Record<string, Handler>>>
+export type RouteTable = Record<string, Partial<Record<string, Handler>>>
+
+/** What a mounted face (the dashboard) gets from the app: shared limiter, checks in flight, failure budget. */
+export interface MountKit {
+  opts: ServerOptions
+  limiter: RateLimiter
+  inFlight: Set<Promise<unknown>>
+  failures: FailureBudget
+}
+
+/** More routes beside the API's, given by the composition root (src/serve). */
+export type Mount = (kit: MountKit) => RouteTable
 
 /** On every API response: answers are per key and per moment, and never to be sniffed. */
 export const SAFETY_HEADERS = {
@@ -79,7 +89,7 @@ export interface App {
   failures: FailureBudget
 }
 
-export function createApp(opts: ServerOptions): App {
+export function createApp(opts: ServerOptions, mounts: Mount[] = []): App {
   const limiter = opts.limiter ?? new RateLimiter()
   const inFlight = new Set<Promise<unknown>>()
   opts.capacity ??= new CheckCapacity(DEFAULT_CAPACITY)
@@ -101,14 +111,10 @@ export function createApp(opts: ServerOptions): App {
   const table: RouteTable = {
     ...publicRoutes(opts, limiter, inFlight, failures),
     ...adminRoutes(opts),
-    ...(opts.accounts
-      ? {
-          ...accountApiRoutes(opts, opts.accounts),
-          ...dashboardRoutes(opts, opts.accounts, limiter, inFlight, failures),
-        }
-      : {}),
+    ...(opts.accounts ? accountApiRoutes(opts, opts.accounts) : {}),
+    ...Object.assign({}, ...mounts.map((mount) => mount({ opts, limiter, inFlight, failures }))),
     ...(opts.monitoring ? monitorRoutes(opts, opts.monitoring, limiter, inFlight, failures) : {}),
-    ...statusPageRoutes(opts, limiter),
+    ...(opts.metrics ? metricsRoutes(opts.metrics.registry, opts.metrics.token) : {}),
     [PATHS.openapi]: {
       GET: (event) => {
         const origin = (opts.publicUrl ?? event.url.origin).replace(/\/+$/, '')
@@ -128,6 +134,7 @@ export function createApp(opts: ServerOptions): App {
     },
   }
 
+  const metrics = opts.metrics?.registry
   const app = new H3({
     silent: true,
     onRequest(event) {
@@ -144,6 +151,16 @@ export function createApp(opts: ServerOptions): App {
         if (!response.headers.has(k)) response.headers.set(k, v)
       for (const [k, v] of Object.entries((event.context.extraHeaders ?? {}) as Record<string, string>))
         response.headers.set(k, v)
+      if (metrics) {
+        const started = event.context.startedAt as number | undefined
+        const seconds = started === undefined ? 0 : (performance.now() - started) / 1000
+        metrics.observeRequest(
+          event.req.method,
+          (event.context.route as string) ?? 'unmatched',
+          response.status,
+          seconds,
+        )
+      }
       if (opts.log) {
         // the raw path: a path that cannot be decoded is logged as sent
         const path = event.req.url.replace(/^[a-z]+:\/\/[^/]+/i, '')
@@ -158,6 +175,7 @@ export function createApp(opts: ServerOptions): App {
       .concat(methods.GET ? ['HEAD'] : [])
       .join(', ')
     app.all(path, (event) => {
+      event.context.route = path
       const method = event.req.method
       const handler = methods[method] ?? (method === 'HEAD' ? methods.GET : undefined)
       if (!handler)

@@ -2,9 +2,9 @@
  * Bearer authentication. Only SHA-256 hashes of keys are stored (right for high-entropy keys);
  * the stored hash is compared in constant time. Admin calls use a separate token.
  */
-import { createHash, hash, timingSafeEqual } from 'node:crypto'
+import { createHash, timingSafeEqual } from 'node:crypto'
 import { getRequestIP, type H3Event } from 'h3'
-import { isWellFormedApiKey } from '../contract/api-key.js'
+import { hashKey, isWellFormedApiKey } from '../contract/api-key.js'
 import { andThen, type Awaitable } from '../store/awaitable.js'
 import type { KeyRecord, Store } from '../store/types.js'
 import { ServiceError } from './errors.js'
@@ -20,9 +20,6 @@ function nowIso(): string {
   }
   return lastIso
 }
-
-/** The stored form of a key: its SHA-256 in hex (one-shot `crypto.hash`: no Hash object per request). */
-export const hashKey = (key: string): string => hash('sha256', key)
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i
 

@@ -2,7 +2,7 @@
  * /docs: a self-contained human reference (no CDN, no script), rendered once from the OpenAPI
  * document so the page and the machine description always agree.
  */
-import { DEFAULT_DOC_LIMITS, type DocLimits } from './openapi.js'
+import { DEFAULT_DOC_LIMITS, type DocLimits } from './openapi/index.js'
 
 type Json = Record<string, any>
 

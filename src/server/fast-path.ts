@@ -49,6 +49,7 @@ function flatten(headers: Record<string, string>, into: string[]): string[] {
 
 export function withFastPath(opts: ServerOptions, limiter: RateLimiter, next: NodeHandler): NodeHandler {
   const policy = policiesOf(opts.limits).api
+  const metrics = opts.metrics?.registry
   const path = PATHS.credits
   const withQuery = `${path}?`
 
@@ -57,7 +58,7 @@ export function withFastPath(opts: ServerOptions, limiter: RateLimiter, next: No
    * key and the balance come back as plain values (store/awaitable.ts).
    */
   function credits(req: IncomingMessage, res: ServerResponse, url: string): void {
-    const startedAt = opts.log ? performance.now() : 0
+    const startedAt = opts.log || metrics ? performance.now() : 0
     const requestId = randomUUID()
     let rate: Decision['headers'] | undefined
 
@@ -65,6 +66,7 @@ export function withFastPath(opts: ServerOptions, limiter: RateLimiter, next: No
       head.push('x-request-id', requestId, 'content-length', String(Buffer.byteLength(body)))
       res.writeHead(status, head)
       res.end(body)
+      if (metrics) metrics.observeRequest('GET', path, status, (performance.now() - startedAt) / 1000)
       if (opts.log) opts.log(accessLine('GET', url, status, startedAt, requestId))
     }
     const fail = (err: unknown) => {

@@ -48,6 +48,7 @@ export function runDeps(opts: ServerOptions): RunDeps {
     allowPrivateTargets: opts.allowPrivateTargets,
     checkTimeoutMs: opts.checkTimeoutMs,
     log: opts.log,
+    metrics: opts.metrics?.registry,
   }
 }
 

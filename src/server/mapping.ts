@@ -1,32 +1,7 @@
-/** From the engine's report to the wire shapes (spec §2.4 and §2.5). */
-import type { CheckReport } from '../checks/types.js'
-import { SIGNAL_NAMES, type RunResult, type SavedCheck } from '../contract/schemas.js'
+/** From a saved check and the engine's report to the wire's run result (spec §2.4). */
+import type { CheckReport } from '../checks/index.js'
+import type { RunResult } from '../contract/schemas.js'
 import type { CheckRecord } from '../store/types.js'
-
-export function toSavedSignals(report: CheckReport): SavedCheck['checks'] {
-  const out = {} as SavedCheck['checks']
-  for (const name of SIGNAL_NAMES) {
-    const s = report.signals[name]
-    out[name] = {
-      status: s.status,
-      message: s.message,
-      details: { ...s.details, score: s.score, findings: s.findings },
-    }
-  }
-  return out
-}
-
-/** What the store saves of a finished check (it adds the id and `created_at`). */
-export function toCheckRecord(report: CheckReport): Omit<CheckRecord, 'id' | 'created_at' | 'user_id'> {
-  return {
-    url: report.url,
-    status: 'completed',
-    health_score: report.healthScore,
-    risk_level: report.riskLevel,
-    summary: report.summary,
-    checks: toSavedSignals(report),
-  }
-}
 
 export function toRunResult(check: CheckRecord, report: CheckReport, remaining: number): RunResult {
   const sig = (name: keyof CheckReport['signals']) => ({

@@ -17,7 +17,17 @@ import {
   RateLimiterRes,
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible'
-import type { Limits } from './context.js'
+
+export interface Limits {
+  /** Run-check requests per key per window (routes 3 and 4 share it). */
+  runLimit: number
+  runWindowSec: number
+  /** Other authenticated requests per key per window. */
+  apiLimit: number
+  apiWindowSec: number
+}
+
+export const DEFAULT_LIMITS: Limits = { runLimit: 10, runWindowSec: 60, apiLimit: 120, apiWindowSec: 60 }
 
 export interface Policy {
   name: string

@@ -1,6 +1,6 @@
 /**
  * Public status pages, their badges and their API (docs/decisions.md#the-public-face). The door: `statusPageRoutes`
- * gives the server its routes (the key-authenticated API under /api/public/v1/status-pages and the
+ * gives the composition root (src/serve) the routes it mounts (the key-authenticated API under /api/public/v1/status-pages and the
  * public /status/... pages); `StatusPageService` is what the dashboard and tests use; the
  * UptimePort is how the pages read monitoring history without keeping their own.
  */
@@ -9,7 +9,7 @@ import type { RateLimiter } from '../server/rate-limit.js'
 import { statusPageApiRoutes } from './api-routes.js'
 import { PublicPages, statusPagePublicRoutes } from './public-routes.js'
 import { StatusPageService } from './service.js'
-import { NO_HISTORY } from './uptime.js'
+import { NO_HISTORY, type UptimePort } from './uptime.js'
 
 export { StatusPageService, StatusPageError, statusPageView } from './service.js'
 export { PublicPages, matches as etagMatches } from './public-routes.js'
@@ -19,11 +19,11 @@ export { drawBadge } from './badges.js'
 export { NO_HISTORY, dayOf, daysBetween, type UptimePort, type UptimeWindows } from './uptime.js'
 
 /** Every status-page route, when the store keeps status pages; none otherwise. */
-export function statusPageRoutes(opts: ServerOptions, limiter: RateLimiter) {
+export function statusPageRoutes(opts: ServerOptions, limiter: RateLimiter, history?: UptimePort) {
   const pages = opts.store.statusPages
   if (!pages) return {}
   const service = new StatusPageService(pages, opts.store.monitors)
-  const uptime = opts.uptime ?? NO_HISTORY
+  const uptime = history ?? NO_HISTORY
   return {
     ...statusPageApiRoutes(opts, service, limiter),
     ...statusPagePublicRoutes(new PublicPages({ pages, monitors: opts.store.monitors, uptime })),

@@ -4,6 +4,7 @@
  * implements it in its own file (src/store/lowdb/monitors.ts, …). Durability contract as for the
  * rest of the store: a resolved write is on disk.
  */
+import type { Assertion, AssertionResult } from '../contract/monitoring.js'
 import type {
   AlertsView,
   ChannelType,
@@ -12,6 +13,7 @@ import type {
   LastCheck,
   MonitorRun,
   MonitorState,
+  MonitorType,
 } from '../contract/monitors.js'
 
 export interface ChannelRecord {
@@ -19,13 +21,17 @@ export interface ChannelRecord {
   type: ChannelType
   /** The URL (webhook, slack, discord, teams) or address (email), unmasked. */
   target: string
-  /** Webhook signing secret, sealed with the server's secret key (src/monitors/secrets.ts). */
+  /** Webhook signing secret, sealed with the server's secret key (src/shared/secret-box.ts). */
   secret_sealed: string | null
   /** Its name in a monitors-as-code file (absent in records older than the field). */
   name?: string | null
   /** The target as written in that file, `${VAR}` placeholders unresolved. */
   source?: string | null
 }
+
+/** Alert settings as stored: records made before §11 lack the flap-control fields (alertsOf). */
+export type StoredAlerts = Pick<AlertsView, 'down_after' | 'min_score'> &
+  Partial<Pick<AlertsView, 'recover_after' | 'remind_every_minutes'>>
 
 /** What the event rules remember between runs, so a change alerts once and a restart alerts never. */
 export interface MonitorMemory {
@@ -37,32 +43,60 @@ export interface MonitorMemory {
   below_min_score: boolean
   /** Security headers present at the last saved run; null before the first. */
   headers: string[] | null
+  /** Consecutive good runs while down (alerts.recover_after); absent in records before §11. */
+  successes?: number
+  /** Epoch ms of the last monitor.down / monitor.still_down (alerts.remind_every_minutes). */
+  down_alerted_at?: number | null
+  /** Regression episodes in progress (announced once each, cleared when back within bounds). */
+  score_regressed?: boolean
+  response_time_regressed?: boolean
 }
 
 export interface MonitorRecord {
   id: string
   user_id: string
+  /** Absent in records made before heartbeat monitors: http. */
+  type?: MonitorType
   /** Its ref in a monitors-as-code file, unique per user (absent in records older than the field). */
   ref?: string | null
+  /** The checked URL; '' for heartbeat monitors. */
   url: string
   name: string
   interval_seconds: number
   paused: boolean
   paused_reason: 'user' | 'credits' | null
   /** The state before a pause (restored on resume); the wire state is `paused` while paused. */
-  state: Exclude<MonitorState, 'paused'>
+  state: Exclude<MonitorState, 'paused' | 'maintenance'>
   last_check: LastCheck | null
   /** Epoch ms of the next scheduled run; null while paused. */
   next_run_at: number | null
   created_at: string
   updated_at: string
-  alerts: AlertsView
+  alerts: StoredAlerts
   channels: ChannelRecord[]
   memory: MonitorMemory
+  /** Absent in records made before assertions: none. */
+  assertions?: Assertion[]
+  /** Heartbeat monitors: seconds a beat may be late past the interval. */
+  grace_seconds?: number | null
+  /** Heartbeat monitors: SHA-256 hex of the push token (the token itself is shown once). */
+  push_hash?: string | null
 }
 
-export interface RunRecord extends MonitorRun {
+/** A monitor's alert settings with the defaults of fields added after it was stored. */
+export function alertsOf(m: Pick<MonitorRecord, 'alerts'>): AlertsView {
+  return {
+    down_after: m.alerts.down_after,
+    min_score: m.alerts.min_score,
+    recover_after: m.alerts.recover_after ?? 1,
+    remind_every_minutes: m.alerts.remind_every_minutes ?? null,
+  }
+}
+
+export interface RunRecord extends Omit<MonitorRun, 'assertions'> {
   monitor_id: string
+  /** Absent when the monitor had no assertions (and in runs recorded before them). */
+  assertions?: AssertionResult[]
 }
 
 export interface EventRecord {

@@ -15,6 +15,7 @@
 import type { SavedCheck } from '../contract/schemas.js'
 import type { MonitorStore } from './monitors.js'
 import type { StatusPageStore } from './status-pages.js'
+import type { MonitorGaugeStore } from './gauges.js'
 
 export type * from './accounts.js'
 import type { AccountStore } from './accounts.js'
@@ -132,13 +133,14 @@ export interface Store {
   readonly users: UserStore
   readonly keys: KeyStore
   readonly checks: CheckStore
-  /** Dashboard accounts, sessions, invites, device grants (docs/decisions.md#accounts-and-the-dashboard); a backend without it serves no dashboard. */
-  readonly accounts?: AccountStore
-  /** Monitors, runs, events, deliveries, next-run times (docs/decisions.md#monitors-and-alerts; monitors.ts). A backend
-   * without it serves no monitor routes. */
-  readonly monitors?: MonitorStore
+  /** Dashboard accounts, sessions, invites, device grants (docs/decisions.md#accounts-and-the-dashboard). */
+  readonly accounts: AccountStore
+  /** Monitors, runs, events, deliveries, next-run times (docs/decisions.md#monitors-and-alerts; monitors.ts). */
+  readonly monitors: MonitorStore
   /** Public status pages (docs/decisions.md#the-public-face; status-pages.ts). */
   readonly statusPages?: StatusPageStore
+  /** Per-monitor figures for /metrics (gauges.ts). */
+  readonly monitorGauges?: MonitorGaugeStore
   /** Flushes pending writes and releases the backend (lock, pool). */
   close(): Promise<void>
 }

@@ -143,10 +143,17 @@ describe('sessions', () => {
   it('a success clears the account count', async () => {
     const svc = accounts('open', { perAccount: 3, perClient: 50, windowSec: 60 })
     await svc.signUp('ada@example.com', PW)
+    // three rounds of two failures and a success: six failures in all, twice the limit of three,
+    // yet never throttled, because each success starts the account's count afresh
     for (let round = 0; round < 3; round++) {
-      for (let i = 0; i < 2; i++) await code(svc.signIn('ada@example.com', 'wrong', 'c1'))
-      await svc.signIn('ada@example.com', PW, 'c1')
+      for (let i = 0; i < 2; i++)
+        expect(await code(svc.signIn('ada@example.com', 'wrong', 'c1'))).toBe('invalid_credentials')
+      const session = await svc.signIn('ada@example.com', PW, 'c1')
+      expect(await svc.sessionFor(session.token)).toBeDefined()
     }
+    // without a success in between, the limit holds: three failures lock the account
+    for (let i = 0; i < 3; i++) await code(svc.signIn('ada@example.com', 'wrong', 'c1'))
+    expect(await code(svc.signIn('ada@example.com', PW, 'c1'))).toBe('throttled')
   })
 
   it('disabling ends sessions, refuses sign-in and revokes the keys', async () => {

@@ -10,8 +10,8 @@ import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Accounts } from '../../src/accounts/service.js'
 import { CheckCapacity, DEFAULT_CAPACITY } from '../../src/capacity/index.js'
-import { dashboardMonitors, startMonitoring, type Monitoring } from '../../src/monitors/index.js'
-import { createApp } from '../../src/server/app.js'
+import { startMonitoring, type Monitoring } from '../../src/monitors/index.js'
+import { composeApp, dashboardMonitors } from '../../src/serve/index.js'
 import { DEFAULT_LIMITS } from '../../src/server/context.js'
 import { openLowdbStore, type LowdbStore } from '../../src/store/index.js'
 import { removeDir, tempDir } from '../store/helpers.js'
@@ -68,7 +68,7 @@ describe.runIf(haveChromium || process.env.CI)('monitor pages', { timeout: 120_0
       capacity,
       scheduler: { catchUpMs: 0 },
     })
-    const { app } = createApp({
+    const { app } = composeApp({
       store,
       initialCredits: 5,
       allowPrivateTargets: true,

@@ -10,7 +10,7 @@ import { XMLParser } from 'fast-xml-parser'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fileJsonSchema } from '../../src/as-code/file-schema.js'
 import { startServe, type Served } from '../helpers/serve.js'
-import { cliRunner } from './cli-run.js'
+import { cliRunner } from '../helpers/cli.js'
 
 let served: Served
 let site: Server
@@ -154,7 +154,7 @@ describe('sitehealth deploy / pull / test', () => {
       const without = FILE()
         .replace('every: 1h', 'every: 30m')
         .replace('[ops-hook, team]', '[ops-hook]')
-        .replace(/  - ref: api[\s\S]*?channels: \[ops-hook\]\n/, '')
+        .replace(/ {2}- ref: api[\s\S]*?channels: \[ops-hook\]\n/, '')
         .replace('[home, api]', '[home]')
       await writeFile(f, without)
       const noPrune = await cli(['deploy', '--file', f, '--yes'], { env: env() })

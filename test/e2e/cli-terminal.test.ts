@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTargets, type Targets } from '../fixtures/targets.js'
 import { startServe, type Served } from '../helpers/serve.js'
-import { cliRunner, visible, type Env } from './cli-run.js'
+import { cliRunner, visible, type Env } from '../helpers/cli.js'
 
 let home: string
 const { cli, tty } = cliRunner(() => home)

@@ -6,83 +6,26 @@
  */
 import { execa } from 'execa'
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { generateApiKey } from '../../src/contract/api-key.js'
 import { startTargets, type Targets } from '../fixtures/targets.js'
+import {
+  cliRunner,
+  closedPortUrl,
+  expectEnvelope,
+  expectOneLineError,
+  expectPlain,
+  type Env,
+} from '../helpers/cli.js'
 import { CLI, startServe, type Served } from '../helpers/serve.js'
 
-const ESC = '\x1b'
-/** ora's spinners draw with braille dots (and a few other glyph sets); none may appear. */
-const SPINNER_FRAMES = /[\u2800-\u28ff◐◓◑◒⣾⣽⣻⢿⡿⣟⣯⣷]/
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 const GATE = join(import.meta.dirname, 'ci-gate.sh')
 
 let home: string
-
-type Env = Record<string, string | undefined>
-interface Run {
-  code: number
-  stdout: string
-  stderr: string
-}
-
-/** Only what the test gives: no SITEHEALTH_* or NO_COLOR leaks in from the developer's shell. */
-const baseEnv = (extra: Env = {}): Env => ({
-  PATH: process.env.PATH,
-  HOME: home,
-  XDG_CONFIG_HOME: join(home, 'config'),
-  XDG_DATA_HOME: join(home, 'data'),
-  ...extra,
-})
-
-async function cli(args: string[], o: { env?: Env; input?: string } = {}): Promise<Run> {
-  const r = await execa(process.execPath, [CLI, ...args], {
-    env: baseEnv(o.env),
-    extendEnv: false,
-    reject: false,
-    input: o.input,
-    timeout: 90_000,
-  })
-  return { code: r.exitCode ?? -1, stdout: r.stdout, stderr: r.stderr }
-}
-
-function expectPlain(r: Run) {
-  expect(r.stdout).not.toContain(ESC)
-  expect(r.stderr).not.toContain(ESC)
-  expect(r.stdout).not.toMatch(SPINNER_FRAMES)
-  expect(r.stderr).not.toMatch(SPINNER_FRAMES)
-}
-
-/** A failure for people: exactly one line on stderr, nothing on stdout, no stack trace. */
-function expectOneLineError(r: Run, code: number, pattern?: RegExp) {
-  expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(code)
-  expect(r.stdout).toBe('')
-  expect(r.stderr.split('\n')).toHaveLength(1)
-  expect(r.stderr).toMatch(/^Error: /)
-  expect(r.stderr).not.toMatch(/\bat .+:\d+:\d+/)
-  if (pattern) expect(r.stderr).toMatch(pattern)
-}
-
-/** A failure for scripts: the error envelope alone on stdout. */
-function expectEnvelope(r: Run, exit: number, code: string) {
-  expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(exit)
-  const body = JSON.parse(r.stdout)
-  expect(body.ok).toBe(false)
-  expect(body.error.code).toBe(code)
-  expect(body.error.message).toEqual(expect.any(String))
-  return body
-}
-
-async function closedPortUrl(): Promise<string> {
-  const s = createServer()
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r))
-  const port = (s.address() as { port: number }).port
-  await new Promise<void>((r) => s.close(() => r()))
-  return `http://127.0.0.1:${port}`
-}
+const { cli, baseEnv } = cliRunner(() => home)
 
 beforeAll(async () => {
   home = await mkdtemp(join(tmpdir(), 'sitehealth-cli-home-'))

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServe, type Served } from '../helpers/serve.js'
-import { cliRunner } from './cli-run.js'
+import { cliRunner } from '../helpers/cli.js'
 
 let served: Served
 let home: string

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServe, type Served } from '../helpers/serve.js'
-import { cliRunner } from './cli-run.js'
+import { cliRunner } from '../helpers/cli.js'
 
 let served: Served
 let site: Server
@@ -44,7 +44,7 @@ beforeAll(async () => {
   served = await startServe({ args: ['--min-interval', '1', '--quiet'] })
   home = await mkdtemp(join(tmpdir(), 'sitehealth-sp-home-'))
   key = (await served.createKey({ user: 'sp', credits: 500 })).key
-}, 60_000)
+}, 120_000)
 
 afterAll(async () => {
   await served?.stop()

@@ -1,7 +1,7 @@
 /** Validate response bodies against the schemas of our own /openapi.json (Ajv, JSON Schema 2020-12). */
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormatsModule from 'ajv-formats'
-import { buildOpenApi } from '../../src/server/openapi.js'
+import { buildOpenApi } from '../../src/server/openapi/index.js'
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void
 const BASE = 'https://sitehealth.test/openapi.json'

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import type { WebhookPayload } from '../../src/contract/monitors.js'
 import { chatRequest, maskTarget, webhookRequest } from '../../src/monitors/channels/format.js'
-import { secretBox } from '../../src/monitors/secrets.js'
+import { secretBox } from '../../src/shared/secret-box.js'
 import { parseEvery, intervalProblem } from '../../src/monitors/interval.js'
 
 const payload: WebhookPayload = {

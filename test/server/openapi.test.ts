@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { PATHS } from '../../src/contract/routes.js'
 import { ERROR_CODES } from '../../src/contract/schemas.js'
 import { ERROR_EXAMPLES, EXAMPLES } from '../../src/contract/examples.js'
-import { DEFAULT_DOC_LIMITS, buildOpenApi } from '../../src/server/openapi.js'
+import { DEFAULT_DOC_LIMITS, buildOpenApi } from '../../src/server/openapi/index.js'
 import { schemaValidator } from '../helpers/openapi.js'
 import { renderDocs } from '../../src/server/docs.js'
 

@@ -6,9 +6,9 @@ import { randomUUID } from 'node:crypto'
 import { displayPrefix, generateApiKey } from '../../src/contract/api-key.js'
 import { nextId } from '../../src/monitors/ids.js'
 import { INITIAL_MEMORY } from '../../src/monitors/rules.js'
-import { createApp } from '../../src/server/app.js'
-import { hashKey } from '../../src/server/auth.js'
-import { DEFAULT_LIMITS, type ServerOptions } from '../../src/server/context.js'
+import { composeApp, type ComposeOptions } from '../../src/serve/index.js'
+import { hashKey } from '../../src/contract/api-key.js'
+import { DEFAULT_LIMITS } from '../../src/server/context.js'
 import { openLowdbStore, type LowdbStore } from '../../src/store/index.js'
 import type { MonitorRecord } from '../../src/store/monitors.js'
 import { daysBetween, type UptimePort } from '../../src/status-pages/index.js'
@@ -39,7 +39,7 @@ export async function startHarness(): Promise<Harness> {
     incidents: async (m) => uptime.get(m.id)?.incidents ?? [],
     maintenance: async () => [],
   }
-  const opts: ServerOptions = {
+  const opts: ComposeOptions = {
     store,
     initialCredits: 10,
     allowPrivateTargets: true,
@@ -49,7 +49,7 @@ export async function startHarness(): Promise<Harness> {
     checkTimeoutMs: 5000,
     uptime: port,
   }
-  const { app } = createApp(opts)
+  const { app } = composeApp(opts)
   const h: Harness = {
     store,
     uptime,

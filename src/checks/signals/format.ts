@@ -5,6 +5,8 @@
 import type { Finding, ProbeResult, Signal } from '../types.js'
 import { statusForScore } from '../thresholds.js'
 
+export { fmtBytes, fmtDuration } from '../../shared/units.js'
+
 export type SignalFn = (probe: ProbeResult, now: Date) => Signal
 
 export const DAY_MS = 86_400_000
@@ -17,22 +19,6 @@ export const SEVERITY_RANK: Record<Finding['severity'], number> = { info: 0, low
 export function fmtDate(value: string | Date): string {
   const d = typeof value === 'string' ? new Date(value) : value
   return Number.isNaN(d.getTime()) ? 'an unknown date' : d.toISOString().slice(0, 10)
-}
-
-/** 2400 → "2.4 s", 800 → "0.8 s", 150 → "0.15 s", 12400 → "12 s", 4 → "4 ms" (never "0 s"). */
-export function fmtDuration(ms: number): string {
-  const s = Math.max(0, ms) / 1000
-  if (s < 0.1) return `${Math.round(Math.max(0, ms))} ms`
-  if (s >= 10) return `${Math.round(s)} s`
-  if (s >= 1) return `${trimZeros(s.toFixed(1))} s`
-  return `${trimZeros(s.toFixed(2))} s`
-}
-
-/** 950 → "950 B", 48000 → "48 KB", 3_200_000 → "3.2 MB" (decimal units, as browsers' devtools show). */
-export function fmtBytes(bytes: number): string {
-  if (bytes < 1000) return `${Math.round(bytes)} B`
-  if (bytes < 1_000_000) return `${trimZeros((bytes / 1000).toFixed(bytes < 10_000 ? 1 : 0))} KB`
-  return `${trimZeros((bytes / 1_000_000).toFixed(1))} MB`
 }
 
 export function plural(n: number, one: string, many = `${one}s`): string {
@@ -131,5 +117,3 @@ export function hasResponse(probe: ProbeResult): boolean {
   const status = probe.response?.status
   return Number.isInteger(status) && status >= 100 && status <= 599
 }
-
-const trimZeros = (s: string) => (s.includes('.') ? s.replace(/\.?0+$/, '') : s)

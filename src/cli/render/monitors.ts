@@ -25,7 +25,7 @@ export function renderMonitor(view: View, m: Monitor, bin = 'sitehealth'): strin
     `${style.bold(m.name)}  ${paintState(style, m.state)}`,
     ...fields(view, [
       ['ref', m.ref ?? '-'],
-      ['url', m.url],
+      ['url', m.url ?? '- (heartbeat)'],
       ['every', formatEvery(m.interval_seconds)],
       ['state', paintState(style, m.state) + (m.paused_reason === 'credits' ? ' (out of credits)' : '')],
       [
@@ -88,7 +88,7 @@ export function renderMonitorList(view: View, page: MonitorList, bin = 'siteheal
     page.monitors.map((m) => [
       idCell(m.id),
       m.name,
-      m.url,
+      m.url ?? 'heartbeat',
       formatEvery(m.interval_seconds),
       { text: m.state, paint: stateColour(style, m.state) },
       m.last_check ? `${m.last_check.health_score}/100` : '-',

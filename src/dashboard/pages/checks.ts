@@ -56,7 +56,7 @@ export function overviewPage(
   o: {
     credits: number
     checks: CheckRecord[]
-    monitors: Array<{ id: string; name: string; url: string; state: string }> | null
+    monitors: Array<{ id: string; name: string; url: string | null; state: string }> | null
   },
 ) {
   return Page(

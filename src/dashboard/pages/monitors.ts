@@ -68,7 +68,7 @@ export function monitorsPage(
                       html`<tr>
                         <td class="url">
                           <a href=${`/monitors/${m.id}`}>${m.name}</a><br /><span class="muted"
-                            >${m.ref ? `${m.ref} · ` : ''}${m.url}</span
+                            >${m.ref ? `${m.ref} · ` : ''}${m.url ?? 'heartbeat'}</span
                           >
                         </td>
                         <td><${State} state=${m.state} /></td>
@@ -102,7 +102,7 @@ export function monitorPage(
     ctx,
     m.name,
     html`<h1>${m.name}</h1>
-      <p class="muted">${m.url}${m.ref ? html` · ref <code>${m.ref}</code>` : ''}</p>
+      <p class="muted">${m.url ?? 'Heartbeat monitor'}${m.ref ? html` · ref <code>${m.ref}</code>` : ''}</p>
       <div class="cards">
         <section class="card" aria-labelledby="state-h">
           <h2 id="state-h">State</h2>

@@ -6,8 +6,12 @@
  */
 import { Agent, request } from 'undici'
 import nodemailer from 'nodemailer'
-import { assertTargetAllowed, parseTargetUrl } from '../../checks/guard.js'
-import { createGuardedLookup, isBlockedLookupError } from '../../checks/guard.js'
+import {
+  assertTargetAllowed,
+  createGuardedLookup,
+  isBlockedLookupError,
+  parseTargetUrl,
+} from '../../checks/index.js'
 import type { Delivery, WebhookPayload } from '../../contract/monitors.js'
 import type { ChannelRecord } from '../../store/monitors.js'
 import { chatRequest, emailMessage, webhookRequest, type OutboundRequest } from './format.js'

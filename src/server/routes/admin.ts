@@ -12,7 +12,8 @@ import {
   type KeyList,
   type KeyRevoked,
 } from '../../contract/index.js'
-import { AdminAuthThrottle, authenticateAdmin, hashKey } from '../auth.js'
+import { hashKey } from '../../contract/api-key.js'
+import { AdminAuthThrottle, authenticateAdmin } from '../auth.js'
 import { parseWith, readJson } from '../body.js'
 import type { ServerOptions } from '../context.js'
 import { badRequest, notFound } from '../errors.js'

@@ -15,6 +15,7 @@ import {
   type MonitorRuns,
 } from '../../contract/monitors.js'
 import type { RunResult } from '../../contract/schemas.js'
+import { toRunResult } from '../mapping.js'
 import { isUuid } from '../../monitors/ids.js'
 import type { Monitoring } from '../../monitors/runtime.js'
 import { MonitorInputError } from '../../monitors/service.js'
@@ -25,7 +26,7 @@ import { parseWith, readJson } from '../body.js'
 import { pageQuery } from '../page-query.js'
 import type { ServerOptions } from '../context.js'
 import { ServiceError, badRequest, notFound } from '../errors.js'
-import type { FailureBudget } from '../failure-budget.js'
+import type { FailureBudget } from '../../runs/index.js'
 import { DEFAULT_CAPACITY_WAIT_MS, keyGuard, refusedAsServiceError } from '../guard.js'
 import type { RateLimiter } from '../rate-limit.js'
 
@@ -76,7 +77,7 @@ export function monitorRoutes(
         const key = await guard(event, 'api')
         const input = parseWith(MonitorCreate, await body(event), 'monitor')
         const { monitor, secrets } = await call(() => service.create(key.user_id, input))
-        return new Response(JSON.stringify(monitorView(monitor, secrets)), {
+        return new Response(JSON.stringify(monitorView(monitor, { secrets })), {
           status: 201,
           headers: { 'content-type': 'application/json; charset=utf-8' },
         })
@@ -97,7 +98,7 @@ export function monitorRoutes(
         const id = monitorId(event)
         const input = parseWith(MonitorPatch, await body(event), 'monitor change')
         const { monitor, secrets } = await call(() => service.update(key.user_id, id, input))
-        return monitorView(monitor, secrets)
+        return monitorView(monitor, { secrets })
       },
       DELETE: async (event: H3Event): Promise<Response> => {
         const key = await guard(event, 'api')
@@ -140,7 +141,7 @@ export function monitorRoutes(
         } finally {
           inFlight.delete(work)
         }
-        if (outcome.kind === 'saved') return outcome.result
+        if (outcome.kind === 'saved') return toRunResult(outcome.check, outcome.report, outcome.remaining)
         if (outcome.kind === 'no_credits') throw new ServiceError(402, 'insufficient_credits', NO_CREDITS)
         throw outcome.code === 'invalid_url'
           ? new ServiceError(400, 'invalid_url', outcome.message)

@@ -20,7 +20,7 @@ import { pageQuery, TIME_CURSOR } from '../page-query.js'
 import type { ServerOptions } from '../context.js'
 import { badRequest, notFound } from '../errors.js'
 import { toRunResult } from '../mapping.js'
-import { FailureBudget } from '../failure-budget.js'
+import { FailureBudget } from '../../runs/index.js'
 import { DEFAULT_CAPACITY_WAIT_MS, keyGuard, refusedAsServiceError, runDeps } from '../guard.js'
 import type { RateLimiter } from '../rate-limit.js'
 

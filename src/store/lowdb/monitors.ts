@@ -29,7 +29,7 @@ import type {
   PageOptions,
   RunRecord,
 } from '../monitors.js'
-import { DueHeap } from './due-heap.js'
+import { DueHeap } from '../../shared/due-heap.js'
 import { Journal, readJournal } from './journal.js'
 
 export const DEFAULT_HISTORY_LIMIT = 100
@@ -405,6 +405,11 @@ export class LowdbMonitorStore implements MonitorStore {
           runs: [...(this.runs.get(id) ?? [])],
           events: [...(this.events.get(id) ?? [])],
         }
+  }
+
+  /** Every monitor as stored (the /metrics gauges). */
+  records(): IterableIterator<MonitorRecord> {
+    return this.monitors.values()
   }
 
   async creditPausedUsers(): Promise<string[]> {

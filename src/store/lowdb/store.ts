@@ -26,6 +26,7 @@ import { DEFAULT_TOUCH_FLUSH_MS, LowdbKeys } from './keys.js'
 import { acquireDirLock, removeStaleLockTemps, type DirLock } from './lock.js'
 import { LowdbMonitorStore } from './monitors.js'
 import { LowdbStatusPages } from './status-pages.js'
+import { LowdbMonitorGauges } from './gauges.js'
 import { DEFAULT_CACHED_SHARDS, DEFAULT_SHARD_SIZE, Shards } from './shards.js'
 import { LowdbUsers } from './users.js'
 
@@ -56,6 +57,7 @@ export class LowdbStore implements Store {
   readonly accounts: LowdbAccounts
   readonly monitors: LowdbMonitorStore
   readonly statusPages: LowdbStatusPages
+  readonly monitorGauges: LowdbMonitorGauges
   readonly shards: Shards
   private readonly ctx: LowdbContext
   private lock: DirLock | undefined
@@ -79,6 +81,7 @@ export class LowdbStore implements Store {
     this.accounts = new LowdbAccounts(this.ctx)
     this.monitors = new LowdbMonitorStore(dataDir, { historyLimit: opts.monitorHistory })
     this.statusPages = new LowdbStatusPages(this.ctx)
+    this.monitorGauges = new LowdbMonitorGauges(this.monitors)
   }
 
   get dataDir(): string {

@@ -14,7 +14,7 @@ import type {
   NewCheck,
   Reservation,
 } from '../types.js'
-import { uuidv7 } from '../uuid7.js'
+import { uuidv7 } from '../../shared/uuid7.js'
 import type { Database } from './schema.js'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i

@@ -17,7 +17,7 @@
  * is written, so a missing or wrong key stops the import with nothing copied.
  */
 import { sql } from 'kysely'
-import { secretBox } from '../../monitors/secrets.js'
+import { secretBox } from '../../shared/secret-box.js'
 import type { LowdbStore } from '../lowdb/store.js'
 import type { MonitorRecord } from '../monitors.js'
 import { insertChecks, recordJson } from './checks.js'

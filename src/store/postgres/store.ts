@@ -25,6 +25,7 @@ import { PgKeys, type PgKeysOptions } from './keys.js'
 import { migrateToLatest, type MigrationResult } from './migrate.js'
 import { PgMonitors } from './monitors.js'
 import { PgStatusPages } from './status-pages.js'
+import { PgMonitorGauges } from './gauges.js'
 import type { Database } from './schema.js'
 import { PgUsers } from './users.js'
 
@@ -51,6 +52,7 @@ export class PostgresStore implements Store {
   readonly checks: PgChecks
   readonly monitors: PgMonitors
   readonly statusPages: PgStatusPages
+  readonly monitorGauges: PgMonitorGauges
   readonly accounts: PgAccounts
   readonly credits: PgCredits
   migration: MigrationResult | undefined
@@ -71,6 +73,7 @@ export class PostgresStore implements Store {
     this.monitors = new PgMonitors(db, { historyLimit: o.monitorHistory })
     this.accounts = new PgAccounts(db, pool, { now: o.now })
     this.statusPages = new PgStatusPages(db)
+    this.monitorGauges = new PgMonitorGauges(db)
   }
 
   /** Connects, applies pending migrations, and starts the reservation sweep. */

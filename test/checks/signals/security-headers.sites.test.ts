@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCheck } from '../../../src/checks/engine.js'
 import { probe } from '../../../src/checks/probe.js'
 import type { CheckOptions, CheckReport } from '../../../src/checks/types.js'
-import { toCheckRecord } from '../../../src/server/mapping.js'
+import { toCheckRecord } from '../../../src/runs/index.js'
 import { GOOD_HEADERS, page, startHeaderSites, type HeaderSites } from '../../fixtures/header-sites.js'
 
 const { 'content-security-policy': _csp, ...NO_CSP } = GOOD_HEADERS

@@ -11,6 +11,7 @@ import { checksContract } from './checks.js'
 import { keysContract } from './keys.js'
 import { monitorsContract } from './monitors.js'
 import { statusPagesContract } from './status-pages.js'
+import { gaugesContract } from './gauges.js'
 import { usersContract } from './users-credits.js'
 
 export interface ContractOptions {
@@ -67,5 +68,6 @@ export function describeStoreContract(name: string, makeHarness: () => Promise<S
     describe('accounts', () => accountsContract(ctx))
     describe('monitors', () => monitorsContract(ctx))
     describe('status pages', () => statusPagesContract(ctx))
+    describe('monitor gauges', () => gaugesContract(ctx))
   })
 }

@@ -89,11 +89,18 @@ describe('data-dir lock across processes', () => {
   })
 
   it('takes over a lock holding garbage or our own pid from an earlier incarnation', async () => {
-    await writeFile(join(dir, 'sitehealth.lock'), '')
+    const lock = join(dir, 'sitehealth.lock')
+    await writeFile(lock, '')
     store = await openStore(dir)
+    // taken over: the lock now names this process
+    expect((await readFile(lock, 'utf8')).trim()).toBe(String(process.pid))
     await store.close()
-    await writeFile(join(dir, 'sitehealth.lock'), `${process.pid}\n`)
+    await writeFile(lock, `${process.pid}\n`)
     store = await openStore(dir)
+    expect((await readFile(lock, 'utf8')).trim()).toBe(String(process.pid))
+    // and the store it opened works
+    await store.users.ensure('lock-taker', 5)
+    expect((await store.users.get('lock-taker'))?.credits_granted).toBe(5)
   })
 })
 

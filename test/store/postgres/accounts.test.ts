@@ -7,7 +7,7 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
 import { Accounts, AccountError } from '../../../src/accounts/service.js'
 import { openPostgresStore, type PostgresStore } from '../../../src/store/postgres/index.js'
-import { hashKey } from '../../../src/server/auth.js'
+import { hashKey } from '../../../src/contract/api-key.js'
 import { describePg, freshDatabase, freshSchema, query } from './pg.js'
 
 const PW = 'correct horse battery'

@@ -5,9 +5,9 @@
  */
 import { MonitorCreate } from '../contract/monitors.js'
 import { MonitorRejected, type DashboardMonitors } from '../dashboard/monitors-port.js'
-import { isUuid } from './ids.js'
-import { MonitorInputError, type MonitorService } from './service.js'
-import { eventView, monitorView, runView } from './views.js'
+import { isUuid } from '../monitors/ids.js'
+import { MonitorInputError, type MonitorService } from '../monitors/service.js'
+import { eventView, monitorView, runView } from '../monitors/views.js'
 
 export function dashboardMonitors(service: MonitorService): DashboardMonitors {
   /** The user's monitor, or undefined (a malformed id included). */

@@ -7,7 +7,13 @@ import { createHmac, timingSafeEqual } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { makeTestPki, type TestPki } from '../fixtures/certs.js'
 import { startServe, type Served } from '../helpers/serve.js'
-import { startFlappySite, startReceiver, waitFor, type FlappySite, type Receiver } from './fixtures.js'
+import {
+  startFlappySite,
+  startReceiver,
+  waitFor,
+  type FlappySite,
+  type Receiver,
+} from '../monitors/fixtures.js'
 
 let pki: TestPki
 let site: FlappySite

@@ -1,13 +1,15 @@
 /**
- * Running the built CLI as a user would, for the end-to-end CLI suites: a private HOME and XDG
- * dirs (so the config file is the test's own), only the environment the test gives, and either
- * plain pipes or a pseudo-terminal of a fixed size (util-linux `script`, part of every Debian:
- * node-pty would need an install script, which npm 11 does not run).
+ * Running the built CLI as a user would, for every end-to-end suite that spawns it: a private HOME
+ * and XDG dirs (so the config file is the test's own), only the environment the test gives (no
+ * SITEHEALTH_* or NO_COLOR leaks in from the developer's shell), and either plain pipes or a
+ * pseudo-terminal of a fixed size (util-linux `script`, part of every Debian: node-pty would need
+ * an install script, which npm 11 does not run). Plus the assertions those suites share.
  */
 import { execa } from 'execa'
+import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { expect } from 'vitest'
-import { CLI } from '../helpers/serve.js'
+import { CLI } from './serve.js'
 
 export type Env = Record<string, string | undefined>
 export interface Run {
@@ -17,6 +19,8 @@ export interface Run {
 }
 
 export const ESC = '\x1b'
+/** ora's spinners draw with braille dots (and a few other glyph sets). */
+export const SPINNER_FRAMES = /[\u2800-\u28ff◐◓◑◒⣾⣽⣻⢿⡿⣟⣯⣷]/
 
 export function cliRunner(home: () => string) {
   const baseEnv = (extra: Env = {}): Env => ({
@@ -89,4 +93,31 @@ export function expectOneLineError(r: Run, code: number, pattern?: RegExp) {
   expect(r.stderr).toMatch(/^Error: /)
   expect(r.stderr).not.toMatch(/\bat .+:\d+:\d+/)
   if (pattern) expect(r.stderr).toMatch(pattern)
+}
+
+/** Output for pipes: no escape codes and no spinner frames on either stream. */
+export function expectPlain(r: Run) {
+  expect(r.stdout).not.toContain(ESC)
+  expect(r.stderr).not.toContain(ESC)
+  expect(r.stdout).not.toMatch(SPINNER_FRAMES)
+  expect(r.stderr).not.toMatch(SPINNER_FRAMES)
+}
+
+/** A failure for scripts: the error envelope alone on stdout. */
+export function expectEnvelope(r: Run, exit: number, code: string) {
+  expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(exit)
+  const body = JSON.parse(r.stdout)
+  expect(body.ok).toBe(false)
+  expect(body.error.code).toBe(code)
+  expect(body.error.message).toEqual(expect.any(String))
+  return body
+}
+
+/** The URL of a loopback port nothing listens on (taken, then released). */
+export async function closedPortUrl(): Promise<string> {
+  const s = createServer()
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r))
+  const port = (s.address() as { port: number }).port
+  await new Promise<void>((r) => s.close(() => r()))
+  return `http://127.0.0.1:${port}`
 }

@@ -19,13 +19,13 @@ import {
   type KeyRevoked,
   type UserCreated,
   type UserList,
-} from '../contract/index.js'
-import { authenticate, authenticateAdmin } from '../server/auth.js'
-import { parseWith, readJson } from '../server/body.js'
-import type { ServerOptions } from '../server/context.js'
-import { ServiceError, badRequest, notFound } from '../server/errors.js'
-import { AccountError, INVITE_TTL_MS, type Accounts } from './service.js'
-import type { AccountRecord } from '../store/types.js'
+} from '../../contract/index.js'
+import { authenticate, authenticateAdmin } from '../auth.js'
+import { parseWith, readJson } from '../body.js'
+import type { ServerOptions } from '../context.js'
+import { ServiceError, badRequest, notFound } from '../errors.js'
+import { AccountError, INVITE_TTL_MS, type Accounts } from '../../accounts/service.js'
+import type { AccountRecord } from '../../store/types.js'
 
 export function originOf(opts: ServerOptions, event: H3Event): string {
   return (opts.publicUrl ?? event.url.origin).replace(/\/+$/, '')

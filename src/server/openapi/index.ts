@@ -4,15 +4,15 @@
  * 2020-12, which is what zod emits.
  */
 import { z } from 'zod'
-import { ERROR_EXAMPLES, EXAMPLES } from '../contract/examples.js'
-import * as contract from '../contract/schemas.js'
-import type { ErrorCode } from '../contract/schemas.js'
-import { MAX_BODY_BYTES, MAX_URL_LENGTH, PATHS } from '../contract/routes.js'
-import '../contract/accounts.js'
-import { accountPaths } from '../accounts/openapi.js'
-import { monitorPaths } from './openapi-monitors.js'
-import { statusPagePaths } from '../status-pages/openapi.js'
-import '../contract/status-pages.js'
+import { ERROR_EXAMPLES, EXAMPLES } from '../../contract/examples.js'
+import * as contract from '../../contract/schemas.js'
+import type { ErrorCode } from '../../contract/schemas.js'
+import { MAX_BODY_BYTES, MAX_URL_LENGTH, PATHS } from '../../contract/routes.js'
+import '../../contract/accounts.js'
+import { accountPaths } from './accounts.js'
+import { monitorPaths } from './monitors.js'
+import { statusPagePaths } from './status-pages.js'
+import '../../contract/status-pages.js'
 
 type Json = Record<string, any>
 

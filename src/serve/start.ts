@@ -15,22 +15,19 @@ import { toNodeHandler } from 'h3/node'
 import { CheckCapacity, DEFAULT_CAPACITY } from '../capacity/index.js'
 import { ADMIN_TOKEN_HOWTO, adminTokenProblem } from '../contract/admin-token.js'
 import { Accounts, type SignupPolicy } from '../accounts/service.js'
-import {
-  dashboardMonitors,
-  deriveSecretKey,
-  loadSecretKey,
-  startMonitoring,
-  type Monitoring,
-} from '../monitors/index.js'
+import { startMonitoring, type Monitoring } from '../monitors/index.js'
+import { deriveSecretKey, loadSecretKey } from '../shared/index.js'
 import { openStore, type Store } from '../store/index.js'
-import { LimiterSetupError, openLimiter, type OpenLimiter } from './limiter-store.js'
-import { policiesOf } from './rate-limit.js'
-import { createApp, rawErrorResponse } from './app.js'
-import { withFastPath } from './fast-path.js'
-import { DEFAULT_LIMITS, type Limits, type ServerOptions } from './context.js'
-import { HTTP_TIMEOUTS, defaultMaxConnections, limitConnections } from './connections.js'
-import { DEFAULT_FAILURE_POLICY } from './failure-budget.js'
-import { removeOwnerFile, writeOwnerFile } from './owner-file.js'
+import { LimiterSetupError, openLimiter, type OpenLimiter } from '../server/limiter-store.js'
+import { policiesOf } from '../server/rate-limit.js'
+import { rawErrorResponse } from '../server/app.js'
+import { composeApp } from './app.js'
+import { withFastPath } from '../server/fast-path.js'
+import { DEFAULT_LIMITS, type Limits, type ServerOptions } from '../server/context.js'
+import { HTTP_TIMEOUTS, defaultMaxConnections, limitConnections } from '../server/connections.js'
+import { DEFAULT_FAILURE_POLICY } from '../runs/index.js'
+import { removeOwnerFile, writeOwnerFile } from '../server/owner-file.js'
+import { Metrics } from '../metrics/index.js'
 
 export interface StartOptions {
   host: string
@@ -85,6 +82,8 @@ export interface StartOptions {
   maxConnections?: number
   /** Start-up warnings (modes fixed); default: a line on stderr. */
   warn?: (line: string) => void
+  /** Bearer token of GET /metrics (Prometheus); without one there is no /metrics and nothing is measured. */
+  metricsToken?: string
   /** Free failures (check_failed) per key per window. */
   failureLimit?: number
   failureWindowSec?: number
@@ -198,33 +197,36 @@ export async function startServer(o: StartOptions): Promise<RunningServer> {
       maxConcurrent: o.maxConcurrentChecks ?? DEFAULT_CAPACITY.maxConcurrent,
       maxPerUser: o.maxConcurrentChecksPerUser ?? DEFAULT_CAPACITY.maxPerUser,
     })
-    if (store.monitors)
-      monitoring = await startMonitoring({
-        store,
-        monitors: store.monitors,
-        // instances sharing a database must share the key: without SITEHEALTH_SECRET_KEY it is
-        // derived from the admin token they already share
-        secretKey:
-          mo.secretKey ?? (o.databaseUrl ? deriveSecretKey(admin.token) : await loadSecretKey(o.dataDir)),
-        allowPrivateTargets: o.allowPrivateTargets ?? false,
-        checkTimeoutMs,
-        minInterval: mo.minInterval,
-        capacity,
-        delivery: {
-          smtpUrl: mo.smtpUrl,
-          smtpFrom: mo.smtpFrom,
-          backoffMs: mo.alertBackoffMs,
-          maxAttempts: mo.alertAttempts,
-        },
-        scheduler: {
-          catchUpMs: mo.catchUpMs,
-          pollMs: o.databaseUrl ? 1000 : undefined,
-          claimBatch: o.databaseUrl ? 8 : undefined,
-          claimLeaseMs: mo.claimLeaseMs ?? checkTimeoutMs + 60_000,
-        },
-        deliverySweepMs: o.databaseUrl ? (mo.deliverySweepMs ?? 30_000) : undefined,
-        log: o.log,
-      })
+    const metrics = o.metricsToken
+      ? new Metrics({ inFlight: () => capacity.inFlight(), gauges: store.monitorGauges })
+      : undefined
+    monitoring = await startMonitoring({
+      metrics,
+      store,
+      monitors: store.monitors,
+      // instances sharing a database must share the key: without SITEHEALTH_SECRET_KEY it is
+      // derived from the admin token they already share
+      secretKey:
+        mo.secretKey ?? (o.databaseUrl ? deriveSecretKey(admin.token) : await loadSecretKey(o.dataDir)),
+      allowPrivateTargets: o.allowPrivateTargets ?? false,
+      checkTimeoutMs,
+      minInterval: mo.minInterval,
+      capacity,
+      delivery: {
+        smtpUrl: mo.smtpUrl,
+        smtpFrom: mo.smtpFrom,
+        backoffMs: mo.alertBackoffMs,
+        maxAttempts: mo.alertAttempts,
+      },
+      scheduler: {
+        catchUpMs: mo.catchUpMs,
+        pollMs: o.databaseUrl ? 1000 : undefined,
+        claimBatch: o.databaseUrl ? 8 : undefined,
+        claimLeaseMs: mo.claimLeaseMs ?? checkTimeoutMs + 60_000,
+      },
+      deliverySweepMs: o.databaseUrl ? (mo.deliverySweepMs ?? 30_000) : undefined,
+      log: o.log,
+    })
     const opts: ServerOptions = {
       store,
       initialCredits: o.initialCredits ?? 100,
@@ -234,8 +236,8 @@ export async function startServer(o: StartOptions): Promise<RunningServer> {
       limits: { ...DEFAULT_LIMITS, ...o.limits },
       checkTimeoutMs,
       monitoring,
-      dashboardMonitors: monitoring && dashboardMonitors(monitoring.service),
       log: o.log,
+      ...(metrics ? { metrics: { registry: metrics, token: o.metricsToken! } } : {}),
       capacity,
       ...(o.failureLimit !== undefined || o.failureWindowSec !== undefined
         ? {
@@ -246,13 +248,12 @@ export async function startServer(o: StartOptions): Promise<RunningServer> {
           }
         : {}),
     }
-    if (store.accounts)
-      opts.accounts = new Accounts({
-        store,
-        accounts: store.accounts,
-        signup: o.signup ?? 'closed',
-        initialCredits: opts.initialCredits,
-      })
+    opts.accounts = new Accounts({
+      store,
+      accounts: store.accounts,
+      signup: o.signup ?? 'closed',
+      initialCredits: opts.initialCredits,
+    })
     const { run, api } = policiesOf(opts.limits)
     try {
       limiter = await openLimiter({ store, redisUrl: o.redisUrl, redisPrefix: o.redisPrefix }, [run, api])
@@ -261,7 +262,7 @@ export async function startServer(o: StartOptions): Promise<RunningServer> {
       throw err
     }
     opts.limiter = limiter.limiter
-    const { app, inFlight, failures } = createApp(opts)
+    const { app, inFlight, failures } = composeApp(opts)
     const server = createServer(
       { connectionsCheckingInterval: HTTP_TIMEOUTS.connectionsCheckingInterval },
       withFastPath(opts, limiter.limiter, toNodeHandler(app)),

@@ -5,35 +5,23 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
-import { execa } from 'execa'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { makeTestPki } from '../fixtures/certs.js'
+import { cliRunner } from '../helpers/cli.js'
 import { CLI, startServe, type Served } from '../helpers/serve.js'
-import { startFlappySite, waitFor, type FlappySite } from './fixtures.js'
+import { startFlappySite, waitFor, type FlappySite } from '../monitors/fixtures.js'
 
 let served: Served
 let site: FlappySite
 let home: string
 let key: string
 
-async function cli(args: string[]) {
-  const r = await execa(process.execPath, [CLI, ...args], {
-    env: {
-      PATH: process.env.PATH,
-      HOME: home,
-      XDG_CONFIG_HOME: join(home, 'config'),
-      SITEHEALTH_API_URL: served.url,
-      SITEHEALTH_API_KEY: key,
-    },
-    extendEnv: false,
-    reject: false,
-    timeout: 60_000,
-  })
-  return { code: r.exitCode ?? -1, stdout: r.stdout, stderr: r.stderr }
-}
+const { cli: run } = cliRunner(() => home)
+const cli = (args: string[]) =>
+  run(args, { env: { SITEHEALTH_API_URL: served.url, SITEHEALTH_API_KEY: key }, timeout: 60_000 })
 
 beforeAll(async () => {
   home = await mkdtemp(join(tmpdir(), 'sitehealth-mon-cli-'))

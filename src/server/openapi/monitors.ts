@@ -2,7 +2,7 @@
  * The OpenAPI paths of the monitor routes (docs/decisions.md#monitors-and-alerts), from the same contract schemas the
  * routes validate with (src/contract/monitors.ts registers them by id).
  */
-import '../contract/monitors.js'
+import '../../contract/monitors.js'
 
 type Json = Record<string, any>
 

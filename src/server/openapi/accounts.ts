@@ -1,5 +1,5 @@
 /** The account routes' part of /openapi.json (the schemas come from src/contract/accounts.ts). */
-import { ACCOUNT_PATHS } from '../contract/accounts.js'
+import { ACCOUNT_PATHS } from '../../contract/accounts.js'
 
 type Json = Record<string, any>
 const openApiPath = (p: string) => p.replace(/:([a-z]+)/g, '{$1}')

@@ -2,8 +2,8 @@
  * The OpenAPI paths of status pages (docs/decisions.md#the-public-face): the key-authenticated API and the public
  * pages and badges, from the same contract schemas the routes validate with.
  */
-import { BADGE_KINDS, BADGE_WINDOWS, RESERVED_SLUGS } from '../contract/status-pages.js'
-import type { OpenApiHelpers } from '../server/openapi-monitors.js'
+import { BADGE_KINDS, BADGE_WINDOWS, RESERVED_SLUGS } from '../../contract/status-pages.js'
+import type { OpenApiHelpers } from './monitors.js'
 
 type Json = Record<string, any>
 

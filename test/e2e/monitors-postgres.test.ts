@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { makeTestPki, type TestPki } from '../fixtures/certs.js'
 import { startServe, type Served } from '../helpers/serve.js'
 import { describePg, freshDatabase } from '../store/postgres/pg.js'
-import { startFlappySite, startReceiver, waitFor, type FlappySite } from './fixtures.js'
+import { startFlappySite, startReceiver, waitFor, type FlappySite } from '../monitors/fixtures.js'
 
 const ADMIN = 'test-admin-token-0123456789abcdef0123456789'
 

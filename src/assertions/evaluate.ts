@@ -1,0 +1,169 @@
+/**
+ * Assertions judged on an answer already fetched (docs/decisions.md#monitoring-depth): a pure function of the
+ * assertion list and an AssertionSubject, so the server (a monitor's run) and the CLI
+ * (`sitehealth test`, on a run it asked for) judge alike. Nothing here touches the network.
+ *
+ * JSONPath is jsonpath-plus (maintained, the de-facto JSONPath of the JS world, used by Checkly's
+ * own assertions) with its `safe` evaluator: filter expressions run in its sandboxed
+ * interpreter, never through `eval`.
+ */
+import { JSONPath } from 'jsonpath-plus'
+import {
+  NUMERIC_SOURCES,
+  type Assertion,
+  type AssertionActual,
+  type AssertionResult,
+} from '../contract/monitoring.js'
+
+/** What a run saw, reduced to what assertions read. */
+export interface AssertionSubject {
+  /** HTTP status of the final response; null when there was none. */
+  status_code: number | null
+  /** Time to first byte, ms. */
+  response_time_ms: number | null
+  /** The decoded body as the probe kept it (up to its cap); null when none was kept. */
+  body: string | null
+  /** Lowercase names. */
+  headers: Record<string, string>
+  health_score: number | null
+  /** Days until the certificate expires; null for plain http. */
+  certificate_days: number | null
+}
+
+const ACTUAL_MAX = 200
+
+/** Reads the value an assertion looks at. `json` caches the parsed body per subject. */
+function valueOf(a: Assertion, s: AssertionSubject, json: () => { ok: boolean; value: unknown }): unknown {
+  switch (a.source) {
+    case 'status_code':
+      return s.status_code
+    case 'response_time':
+      return s.response_time_ms
+    case 'health_score':
+      return s.health_score
+    case 'certificate_days':
+      return s.certificate_days
+    case 'text_body':
+      return s.body
+    case 'header':
+      return s.headers[(a.property ?? '').toLowerCase()] ?? null
+    case 'json_body': {
+      const parsed = json()
+      if (!parsed.ok) return null
+      let found: unknown[]
+      try {
+        found = JSONPath({
+          path: a.property ?? '$',
+          json: parsed.value as object,
+          wrap: true,
+          eval: 'safe',
+        }) as unknown[]
+      } catch {
+        return null
+      }
+      if (found.length === 0) return null
+      return found.length === 1 ? found[0] : found
+    }
+  }
+}
+
+function isEmpty(v: unknown): boolean {
+  if (v === null || v === undefined) return true
+  if (typeof v === 'string') return v.trim() === ''
+  if (Array.isArray(v)) return v.length === 0
+  if (typeof v === 'object') return Object.keys(v).length === 0
+  return false
+}
+
+function asText(v: unknown): string {
+  if (typeof v === 'string') return v
+  if (v === null || v === undefined) return ''
+  return typeof v === 'object' ? JSON.stringify(v) : String(v)
+}
+
+function asNumber(v: unknown): number {
+  if (typeof v === 'number') return v
+  if (typeof v === 'string' && v.trim() !== '') return Number(v)
+  return Number.NaN
+}
+
+function equal(v: unknown, target: string | number, numeric: boolean): boolean {
+  if (v === null || v === undefined) return false
+  if (numeric || typeof v === 'number') {
+    const a = asNumber(v)
+    const b = asNumber(target)
+    if (Number.isFinite(a) && Number.isFinite(b)) return a === b
+  }
+  return asText(v).trim() === String(target).trim()
+}
+
+function contains(v: unknown, target: string | number): boolean {
+  if (v === null || v === undefined) return false
+  if (Array.isArray(v)) return v.some((x) => equal(x, target, false) || asText(x).includes(String(target)))
+  return asText(v).includes(String(target))
+}
+
+function judge(a: Assertion, v: unknown): boolean {
+  const numeric = NUMERIC_SOURCES.includes(a.source)
+  const t = a.target ?? ''
+  switch (a.comparison) {
+    case 'is_empty':
+      return isEmpty(v)
+    case 'not_empty':
+      return !isEmpty(v)
+    case 'equals':
+      return equal(v, t, numeric)
+    case 'not_equals':
+      return !equal(v, t, numeric)
+    case 'greater_than':
+    case 'less_than': {
+      const x = asNumber(v)
+      const y = asNumber(t)
+      if (!Number.isFinite(x) || !Number.isFinite(y)) return false
+      return a.comparison === 'greater_than' ? x > y : x < y
+    }
+    case 'contains':
+      return contains(v, t)
+    case 'not_contains':
+      return !contains(v, t)
+  }
+}
+
+/** What the result records as seen: JSON scalars, long text cut. */
+function actualOf(v: unknown): AssertionActual {
+  if (v === null || v === undefined) return null
+  if (typeof v === 'number' || typeof v === 'boolean') return v
+  const text = asText(v)
+  return text.length > ACTUAL_MAX ? `${text.slice(0, ACTUAL_MAX)}…` : text
+}
+
+/** Judges every assertion on one answer, in order. */
+export function evaluateAssertions(list: readonly Assertion[], s: AssertionSubject): AssertionResult[] {
+  let parsed: { ok: boolean; value: unknown } | undefined
+  const json = () => {
+    if (!parsed) {
+      try {
+        parsed = s.body === null ? { ok: false, value: null } : { ok: true, value: JSON.parse(s.body) }
+      } catch {
+        parsed = { ok: false, value: null }
+      }
+    }
+    return parsed
+  }
+  return list.map((a) => {
+    const v = valueOf(a, s, json)
+    return {
+      source: a.source,
+      property: a.property ?? null,
+      comparison: a.comparison,
+      target: a.target ?? null,
+      passed: judge(a, v),
+      actual: actualOf(v),
+    }
+  })
+}
+
+/** The first failed assertion, or undefined when all passed. */
+export function firstFailure(results: readonly AssertionResult[]): AssertionResult | undefined {
+  return results.find((r) => !r.passed)
+}

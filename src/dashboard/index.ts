@@ -1,0 +1,4 @@
+/** The dashboard: its routes (mounted by the composition root, src/serve) and its port to monitors. */
+export { dashboardRoutes } from './routes/index.js'
+export type { DashboardDeps } from './kit.js'
+export { MonitorRejected, type DashboardMonitors } from './monitors-port.js'

@@ -1,0 +1,30 @@
+/** The signed-in account: its page, changing the password. */
+import { AccountError } from '../../accounts/service.js'
+import { field, type Kit, type Routes } from '../kit.js'
+import { accountPage } from '../pages/account.js'
+
+export function accountRoutes(k: Kit): Routes {
+  const { opts, accounts } = k.deps
+  const { store } = opts
+
+  const accountView = k.authed(async (event, s) =>
+    k.page(accountPage(k.ctx(event, s), { credits: await store.users.availableCredits(s.account.user_id) })),
+  )
+  const passwordChange = k.signedPost(async (event, form, s) => {
+    const credits = await store.users.availableCredits(s.account.user_id)
+    try {
+      await accounts.changePassword(s, field(form, 'current'), field(form, 'password'))
+      return k.page(
+        accountPage(k.ctx(event, s), { credits, done: 'Password changed. Other sessions are signed out.' }),
+      )
+    } catch (err) {
+      if (!(err instanceof AccountError)) throw err
+      return k.page(accountPage(k.ctx(event, s), { credits, error: err.message }), 400)
+    }
+  })
+
+  return {
+    '/account': { GET: accountView },
+    '/account/password': { POST: passwordChange },
+  }
+}

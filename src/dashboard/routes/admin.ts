@@ -1,0 +1,95 @@
+/** Admin pages: accounts (create, invite, grant credits, disable) and every key. */
+import type { H3Event } from 'h3'
+import { AccountError, type SignedIn } from '../../accounts/service.js'
+import { ACCOUNT_PATHS } from '../../contract/accounts.js'
+import { pathFor } from '../../contract/routes.js'
+import { seeOther } from '../http.js'
+import { field, param, type Kit, type Routes } from '../kit.js'
+import { allKeysPage, usersPage } from '../pages/admin.js'
+import { revokeRoutes } from './keys.js'
+
+const ADMIN = { admin: true }
+
+export function adminRoutes(k: Kit): Routes {
+  const { opts, accounts } = k.deps
+  const { store } = opts
+
+  async function usersView(
+    event: H3Event,
+    s: SignedIn,
+    extra: { link?: { label: string; url: string }; error?: string } = {},
+    status = 200,
+  ) {
+    const list = (await accounts.db.listAccounts()).sort((a, b) => a.created_at.localeCompare(b.created_at))
+    const users = await Promise.all(
+      list.map(async (account) => ({
+        account,
+        credits: await store.users.availableCredits(account.user_id),
+      })),
+    )
+    return k.page(usersPage(k.ctx(event, s), { users, ...extra }), status)
+  }
+  const origin = (event: H3Event) => (opts.publicUrl ?? event.url.origin).replace(/\/+$/, '')
+  const inviteUrl = (event: H3Event, token: string) =>
+    origin(event) + pathFor(ACCOUNT_PATHS.invitePage, { token })
+
+  const adminUsers = k.authed((event, s) => usersView(event, s), true)
+  const adminCreateUser = k.signedPost(async (event, form, s) => {
+    const credits = form.get('credits') ? Number(form.get('credits')) : null
+    if (credits !== null && !(Number.isInteger(credits) && credits >= 0 && credits <= 1e9))
+      return usersView(event, s, { error: 'Credits must be a whole number, 0 or more.' }, 400)
+    try {
+      const { account, setupToken } = await accounts.createByAdmin(
+        field(form, 'email'),
+        form.get('admin') === '1',
+        credits,
+      )
+      return usersView(event, s, {
+        link: { label: `Set-password link for ${account.email}`, url: inviteUrl(event, setupToken) },
+      })
+    } catch (err) {
+      if (!(err instanceof AccountError)) throw err
+      return usersView(event, s, { error: err.message }, 400)
+    }
+  }, ADMIN)
+  const adminInvite = k.signedPost(async (event, form, s) => {
+    try {
+      const token = await accounts.createInvite({ email: form.get('email') || null })
+      return usersView(event, s, { link: { label: 'Invite link', url: inviteUrl(event, token) } })
+    } catch (err) {
+      if (!(err instanceof AccountError)) throw err
+      return usersView(event, s, { error: err.message }, 400)
+    }
+  }, ADMIN)
+  const adminGrant = k.signedPost(async (event, form, s) => {
+    const account = await accounts.db.getAccount(param(event, 'id'))
+    if (!account) return k.notFound(event, s)
+    const amount = Number(form.get('amount'))
+    if (!(Number.isInteger(amount) && amount >= 1 && amount <= 1e9))
+      return usersView(event, s, { error: 'The amount must be a whole number from 1.' }, 400)
+    await store.users.grantCredits(account.user_id, amount)
+    return seeOther('/admin/users')
+  }, ADMIN)
+  const adminDisable = k.signedPost(async (event, _form, s) => {
+    const account = await accounts.db.getAccount(param(event, 'id'))
+    if (!account) return k.notFound(event, s)
+    if (account.id === s.account.id)
+      return usersView(event, s, { error: 'You cannot disable your own account.' }, 400)
+    await accounts.disable(account.id)
+    return seeOther('/admin/users')
+  }, ADMIN)
+  const adminKeys = k.authed(async (event, s) => {
+    const keys = (await store.keys.list()).sort((a, b) => b.created_at.localeCompare(a.created_at))
+    const owners = new Map((await accounts.db.listAccounts()).map((a) => [a.user_id, a.email]))
+    return k.page(allKeysPage(k.ctx(event, s), { keys, owners }))
+  }, true)
+
+  return {
+    '/admin/users': { GET: adminUsers, POST: adminCreateUser },
+    '/admin/invites': { POST: adminInvite },
+    '/admin/users/:id/credits': { POST: adminGrant },
+    '/admin/users/:id/disable': { POST: adminDisable },
+    '/admin/keys': { GET: adminKeys },
+    '/admin/keys/:id/revoke': revokeRoutes(k, '/admin/keys', true),
+  }
+}

@@ -1,0 +1,72 @@
+/** Invite and set-password links: the form, and signing up (or setting the password) through it. */
+import { AccountError } from '../../accounts/service.js'
+import { ACCOUNT_PATHS } from '../../contract/accounts.js'
+import { pathFor } from '../../contract/routes.js'
+import { clientOf } from '../http.js'
+import { field, param, type Handler, type Kit, type Routes } from '../kit.js'
+import { messagePage, signUpPage } from '../pages/auth.js'
+
+export function inviteRoutes(k: Kit): Routes {
+  const { accounts } = k.deps
+
+  const inviteForm: Handler = async (event) => {
+    const token = param(event, 'token')
+    const invite = await accounts.findInvite(token)
+    if (!invite)
+      return k.signedOutPage(
+        event,
+        (c) =>
+          messagePage(
+            c,
+            'Link expired',
+            'This link is invalid, used or expired: ask an administrator for a new one.',
+          ),
+        404,
+      )
+    const action = pathFor(ACCOUNT_PATHS.invitePage, { token })
+    return k.signedOutPage(event, (c) =>
+      invite.kind === 'setup'
+        ? signUpPage(c, {
+            action,
+            fixedEmail: invite.email,
+            title: 'Set your password',
+            button: 'Set password',
+          })
+        : signUpPage(c, { action, fixedEmail: invite.email }),
+    )
+  }
+  const inviteSubmit = k.post(
+    async (event, form) => {
+      const token = param(event, 'token')
+      const invite = await accounts.findInvite(token)
+      const email = field(form, 'email')
+      const password = field(form, 'password')
+      const action = pathFor(ACCOUNT_PATHS.invitePage, { token })
+      try {
+        const account =
+          invite?.kind === 'setup'
+            ? await accounts.completeSetup(token, password)
+            : await accounts.signUp(email, password, token)
+        const r = await accounts.signIn(account.email, password, clientOf(event))
+        return k.startSession(r.token, '/', event)
+      } catch (err) {
+        if (!(err instanceof AccountError)) throw err
+        return k.signedOutPage(
+          event,
+          (c) =>
+            signUpPage(c, {
+              action,
+              email,
+              error: err.message,
+              fixedEmail: invite?.email,
+              ...(invite?.kind === 'setup' ? { title: 'Set your password', button: 'Set password' } : {}),
+            }),
+          400,
+        )
+      }
+    },
+    { signedIn: false },
+  )
+
+  return { [ACCOUNT_PATHS.invitePage]: { GET: inviteForm, POST: inviteSubmit } }
+}

@@ -1,0 +1,36 @@
+/**
+ * The app as `serve` composes it: the API (src/server) with the dashboard and the status pages
+ * mounted beside it, the dashboard given its ports (accounts, and monitors through
+ * ./dashboard-port.ts), the status pages their monitoring history.
+ */
+import { dashboardRoutes, type DashboardMonitors } from '../dashboard/index.js'
+import type { Monitoring } from '../monitors/index.js'
+import { createApp, type App, type Mount } from '../server/app.js'
+import type { ServerOptions } from '../server/context.js'
+import { statusPageRoutes, type UptimePort } from '../status-pages/index.js'
+import { dashboardMonitors } from './dashboard-port.js'
+
+export interface ComposeOptions extends ServerOptions {
+  /** The dashboard's view of monitors; by default over `monitoring`'s service when it is given. */
+  dashboardMonitors?: DashboardMonitors
+  /** Monitoring history for status pages and badges (rollups, incidents, maintenance). */
+  uptime?: UptimePort
+}
+
+export function composeApp(o: ComposeOptions): App {
+  const { dashboardMonitors: given, uptime, ...opts } = o
+  const monitors = given ?? monitorsPort(opts.monitoring)
+  const accounts = opts.accounts
+  const mounts: Mount[] = accounts
+    ? [
+        ({ limiter, inFlight, failures }) =>
+          dashboardRoutes({ opts, accounts, monitors, limiter, inFlight, failures }),
+      ]
+    : []
+  mounts.push(({ limiter }) => statusPageRoutes(opts, limiter, uptime))
+  return createApp(opts, mounts)
+}
+
+function monitorsPort(monitoring: Monitoring | undefined): DashboardMonitors | undefined {
+  return monitoring && dashboardMonitors(monitoring.service)
+}

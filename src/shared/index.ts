@@ -1,0 +1,5 @@
+/** Small pieces shared by the store, monitors and the dashboard: no imports of the project's folders. */
+export { DueHeap } from './due-heap.js'
+export * from './secret-box.js'
+export { uuidv7 } from './uuid7.js'
+export { fmtBytes, fmtDuration } from './units.js'
