@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Side by side of builds on the hot path: `GET /credits` of `sitehealth serve` from each given
  * checkout (its built `dist/`), beside the bare node:http hello world, interleaved in rounds, with
@@ -39,7 +40,7 @@ async function serveFrom(root) {
 
 const roots = process.argv.slice(2).map((r) => resolve(r))
 if (roots.length === 0) roots.push(ROOT)
-const bare = await spawnServer([join(ROOT, 'bench', 'bare-server.js')])
+const bare = await spawnServer([join(ROOT, 'bench', 'fixtures', 'bare-server.js')])
 const servers = [{ name: 'bare node:http', child: bare.child, url: `${bare.url}/`, headers: {} }]
 for (const root of roots) servers.push({ name: root, ...(await serveFrom(root)) })
 try {

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Benchmark 1, API overhead: autocannon against an authenticated `GET /api/public/v1/credits` of
  * `sitehealth serve` versus a bare node:http hello-world server, same connections and duration,
@@ -73,8 +74,8 @@ function cannon(url, headers, duration) {
 
 export async function run(log) {
   const dataDir = await makeTempDir('api')
-  const bare = await spawnServer([join(ROOT, 'bench', 'bare-server.js')])
-  const h3 = await spawnServer([join(ROOT, 'bench', 'h3-hello-server.js')])
+  const bare = await spawnServer([join(ROOT, 'bench', 'fixtures', 'bare-server.js')])
+  const h3 = await spawnServer([join(ROOT, 'bench', 'fixtures', 'h3-hello-server.js')])
   const serve = await startServe({ dataDir, args: NO_LIMITS })
   const pgDb = await freshPgDatabase(log)
   let pgServe
@@ -113,7 +114,7 @@ export async function run(log) {
       })
       const pgKey = await pgServe.createKey({ user: 'bench-api-pg' })
       await apiOk(pgServe.url, `${PUBLIC}/credits`, { token: pgKey.key })
-      pgBare = await spawnServer([join(ROOT, 'bench', 'bare-pg-server.js')], {
+      pgBare = await spawnServer([join(ROOT, 'bench', 'fixtures', 'bare-pg-server.js')], {
         env: { BENCH_PG_URL: pgDb.url, BENCH_PG_USER: 'bench-api-pg' },
       })
       servers.push(

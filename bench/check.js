@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Benchmark 4, check overhead and concurrency.
  *

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Benchmark 3, CLI start-up: `sitehealth --version` and `sitehealth credits --json` against a local
  * server, versus `node -e 0` and a bare Node script making the same request (built-in fetch; a
@@ -40,10 +41,14 @@ export async function run(log) {
     }
     const commands = [
       { name: 'node -e 0', args: ['-e', '0'] },
-      { name: 'bare script: fetch credits', args: [join(ROOT, 'bench', 'bare-credits.js')], json: true },
+      {
+        name: 'bare script: fetch credits',
+        args: [join(ROOT, 'bench', 'fixtures', 'bare-credits.js')],
+        json: true,
+      },
       {
         name: 'bare script: node:http credits (info)',
-        args: [join(ROOT, 'bench', 'bare-credits-http.js')],
+        args: [join(ROOT, 'bench', 'fixtures', 'bare-credits-http.js')],
         json: true,
       },
       { name: 'sitehealth --version', args: [CLI, '--version'] },

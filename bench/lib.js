@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Shared plumbing of the benchmarks: spawning `serve` (as users do) and other child servers,
  * temporary directories, a keep-alive HTTP client, local target sites, statistics and tables.
@@ -96,6 +97,10 @@ export async function createPgDatabase(adminUrl, label) {
  * Spawns `node ...args` and resolves once it prints an `http://...` URL alone on a stdout line.
  * `startupMs` runs from just before the spawn to that line.
  */
+/**
+ * @param {string[]} args
+ * @param {{ env?: Record<string, string>, timeoutMs?: number }} [opts]
+ */
 export async function spawnServer(args, { env, timeoutMs = 60_000 } = {}) {
   const started = performance.now()
   const child = spawn(process.execPath, args, {
@@ -153,6 +158,7 @@ export async function stopChild(child) {
  * `sitehealth serve` on a free port, the way users start it. Returns its URL, admin token,
  * start-up time and helpers to create keys and stop it.
  */
+/** @param {{ dataDir: string, args?: string[], adminToken?: string, cli?: string }} opts */
 export async function startServe({ dataDir, args = [], adminToken: token, cli = CLI }) {
   // with --database-url the admin token must come from the environment (docs/decisions.md#scale-out)
   const env = { SITEHEALTH_ADMIN_TOKEN: token ?? '' }
@@ -169,6 +175,7 @@ export async function startServe({ dataDir, args = [], adminToken: token, cli = 
     child,
     stderr,
     /** POST /api/admin/v1/keys; returns {key, id, user_id}. */
+    /** @param {{ user?: string, credits?: number, name?: string }} [opts] */
     async createKey({ user, credits, name = 'bench' } = {}) {
       const res = await api(url, '/api/admin/v1/keys', {
         method: 'POST',
@@ -183,6 +190,10 @@ export async function startServe({ dataDir, args = [], adminToken: token, cli = 
 }
 
 /** Runs `node ...args` to completion; resolves with its wall time, exit code and output. */
+/**
+ * @param {string[]} args
+ * @param {{ env?: Record<string, string> }} [opts]
+ */
 export function timeNode(args, { env } = {}) {
   return new Promise((resolve, reject) => {
     const started = performance.now()
@@ -211,7 +222,13 @@ export const client = new Agent({ connections: 512, keepAliveTimeout: 60_000, pi
 onCleanup(() => client.close())
 
 /** One JSON request; resolves with status, parsed body and the wall time in ms. */
+/**
+ * @param {string} base
+ * @param {string} path
+ * @param {{ method?: import('undici').Dispatcher.HttpMethod, token?: string, body?: unknown, dispatcher?: import('undici').Dispatcher }} [opts]
+ */
 export async function api(base, path, { method = 'GET', token, body, dispatcher = client } = {}) {
+  /** @type {Record<string, string>} */
   const headers = {}
   if (token) headers.authorization = `Bearer ${token}`
   if (body !== undefined) headers['content-type'] = 'application/json'
@@ -292,7 +309,7 @@ export async function startTarget({ delayMs = 0 } = {}) {
   })
   server.listen(0, '127.0.0.1')
   await once(server, 'listening')
-  const { port } = server.address()
+  const { port } = /** @type {import('node:net').AddressInfo} */ (server.address())
   const close = async () => {
     for (const s of sockets) s.destroy()
     await new Promise((resolve) => server.close(() => resolve()))

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Monitor benchmarks (issue 13), against a local farm of loopback targets, bounded in count and
  * time:
@@ -68,7 +69,12 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 
 function child(args, { ipc = false } = {}) {
   const p = spawn(process.execPath, args, {
-    stdio: ['ignore', 'pipe', 'inherit', ...(ipc ? ['ipc'] : [])],
+    stdio: /** @type {import('node:child_process').StdioOptions} */ ([
+      'ignore',
+      'pipe',
+      'inherit',
+      ...(ipc ? ['ipc'] : []),
+    ]),
   })
   onCleanup(async () => {
     if (p.exitCode === null && p.signalCode === null) {
@@ -89,7 +95,7 @@ async function firstLine(p) {
 }
 
 async function startFarm(count) {
-  const p = child(['bench/monitors-farm.js', String(count)])
+  const p = child(['bench/fixtures/monitors-farm.js', String(count)])
   return JSON.parse(await firstLine(p))
 }
 
@@ -97,11 +103,11 @@ async function startServer(minInterval = 60) {
   const dir = await makeTempDir('monitors')
   const db = o.postgres ? [await createPgDatabase(PG_ADMIN_URL, 'monitors')] : []
   const profile = o.profile ? ['--cpu-prof', `--cpu-prof-dir=${o.profile}`] : []
-  const p = child([...profile, 'bench/monitors-server.js', dir, String(minInterval), '100', ...db], {
+  const p = child([...profile, 'bench/fixtures/monitors-server.js', dir, String(minInterval), '100', ...db], {
     ipc: true,
   })
   const url = await firstLine(p)
-  p.stdout.resume()
+  p.stdout?.resume()
   const stats = () =>
     new Promise((resolve) => {
       p.once('message', resolve)

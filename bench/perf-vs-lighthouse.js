@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Our performance estimate against real Lighthouse, on the same local pages.
  *
@@ -129,7 +130,7 @@ async function runOurs(urls) {
       score: report.performanceScore,
       metrics: d.metrics ?? {},
       message: report.signals.pagespeed.message,
-      gatherMs: d.subresources?.elapsedMs ?? null,
+      gatherMs: /** @type {any} */ (d.subresources)?.elapsedMs ?? null,
       durationMs: report.durationMs,
     }
   }

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Benchmark 5, PostgreSQL store scaling (issue 12). Two databases, one seeded with 1,000 saved
  * checks and one with 1,000,000 (10 users; the measured user holds a tenth), each served by its
@@ -49,6 +50,12 @@ const FIRST = `GET recent, first page (limit ${PAGE})`
 const DEEP = 'GET recent, deep page (oldest tenth, a full page)'
 const TOKEN = `sha_admin_${randomBytes(24).toString('base64url')}`
 
+/**
+ * @param {string} url
+ * @param {string} text
+ * @param {unknown[]} [values]
+ * @returns {Promise<any[]>}
+ */
 async function sqlOn(url, text, values) {
   const c = new pg.Client({ connectionString: url })
   await c.connect()

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * `npm run bench`: runs the benchmarks in sequence and prints their tables and the targets.
  *

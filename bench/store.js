@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Benchmark 2, store scaling. For 100, 10 000 and 100 000 saved checks (over 10 users, seeded
  * through the Store interface with checks.import in batches), start `serve` on the data dir and time,

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Benchmark 5, the TLS scan's cost: a probe of a local https target with the scan's four extra
  * handshakes (TLS 1.0, TLS 1.1, NULL, anonymous, in parallel with the main request) versus the

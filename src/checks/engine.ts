@@ -6,7 +6,8 @@ import { performance } from 'node:perf_hooks'
 import { evaluate } from './evaluate.js'
 import { assertTargetAllowed, parseTargetUrl } from './guard.js'
 import { probe } from './probe.js'
-import type { CheckOptions, CheckReport } from './types.js'
+import { PAGESPEED } from './thresholds.js'
+import type { CheckOptions, CheckReport, ProbeResult } from './types.js'
 
 export async function runCheck(input: unknown, opts: CheckOptions = {}): Promise<CheckReport> {
   const startedAt = new Date()
@@ -14,9 +15,19 @@ export async function runCheck(input: unknown, opts: CheckOptions = {}): Promise
   const url = parseTargetUrl(input)
   assertTargetAllowed(url, { allowPrivateTargets: opts.allowPrivateTargets })
   const result = await probe(url, opts)
+  // the lab measures what the estimate would judge: a 2xx HTML page (Lighthouse follows the same redirects)
+  if (opts.lab && measurable(result)) result.lab = await opts.lab.measure(url.href)
   return {
     ...evaluate(result, new Date(result.startedAt)),
     startedAt: startedAt.toISOString(),
     durationMs: Math.round(performance.now() - start),
   }
+}
+
+function measurable(result: ProbeResult): boolean {
+  const res = result.response
+  const mime = (res.contentType ?? '').split(';')[0].trim().toLowerCase()
+  return (
+    res.status >= 200 && res.status < 300 && PAGESPEED.htmlTypes.includes(mime) && res.bodyBytesDecoded > 0
+  )
 }

@@ -1,4 +1,5 @@
 import type { RiskLevel, SignalName, SignalStatus } from '../contract/schemas.js'
+import type { LabOutcome, LabRunner } from './lab-outcome.js'
 import type { PageInfo } from './page/types.js'
 import type { CriticalResources } from './perf/types.js'
 
@@ -19,6 +20,8 @@ export interface CheckOptions {
   userAgent?: string
   /** Abort the check (server shutdown). */
   signal?: AbortSignal
+  /** Measure performance in the lab browser (src/lab/) when the page is an HTML page; else the estimate only. */
+  lab?: LabRunner
 }
 
 /** One finding inside a signal, with a severity from which summary and risk are derived. */
@@ -234,4 +237,6 @@ export interface ProbeResult {
   cors?: CorsProbe | null
   /** The page's critical subresources, fetched for the performance estimate (src/checks/perf/); null when not a 2xx HTML page. */
   critical: CriticalResources | null
+  /** The lab run of the page (Lighthouse in Chromium) when one was asked for; absent otherwise. */
+  lab?: LabOutcome
 }

@@ -97,6 +97,22 @@ With --database-url (or SITEHEALTH_DATABASE_URL) a postgres:// URL, data lives i
       min: 1,
       max: 120,
     }),
+    'lab-browser': Flags.string({
+      description:
+        'Measure performance with Lighthouse in this Chromium/Chrome (a path, or "auto" to find one); off by default: the estimate only.',
+    }),
+    'lab-concurrency': Flags.integer({
+      description: 'Lab runs at once; more wait in a queue.',
+      default: 1,
+      min: 1,
+      max: 8,
+    }),
+    'lab-timeout': Flags.integer({
+      description: 'Seconds one lab run may take before the check falls back to the estimate.',
+      default: 45,
+      min: 5,
+      max: 300,
+    }),
     signup: Flags.string({
       description:
         'Who may create a dashboard account: open (anyone, with the initial credits), invite (invite links from an admin) or closed (admins create accounts).',
@@ -221,6 +237,13 @@ With --database-url (or SITEHEALTH_DATABASE_URL) a postgres:// URL, data lives i
           apiWindowSec: flags['rate-window'],
         },
         checkTimeoutMs: flags['check-timeout'] * 1000,
+        lab: flags['lab-browser']
+          ? {
+              browser: flags['lab-browser'],
+              concurrency: flags['lab-concurrency'],
+              timeoutMs: flags['lab-timeout'] * 1000,
+            }
+          : undefined,
         monitors: {
           minInterval: flags['min-interval'],
           smtpUrl: flags['smtp-url'],

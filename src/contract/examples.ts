@@ -260,6 +260,7 @@ const monitor: Monitor = {
   url: 'https://shop.example.com/',
   name: 'Shop',
   interval_seconds: 300,
+  pagespeed: 'estimate',
   paused: false,
   paused_reason: null,
   state: 'up',

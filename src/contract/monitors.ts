@@ -5,7 +5,7 @@
  */
 import { z } from 'zod'
 import { MAX_URL_LENGTH } from './routes.js'
-import { RiskLevel } from './schemas.js'
+import { PAGESPEED_METHODS, RiskLevel } from './schemas.js'
 import { AssertionResult, Assertions, GRACE, UptimeWindows } from './monitoring.js'
 
 export const MONITOR_PATHS = {
@@ -94,7 +94,7 @@ export const AlertsView = z
   .meta({ id: 'MonitorAlertsView' })
 export type AlertsView = z.infer<typeof AlertsView>
 
-/** What a monitors-as-code file (DESIGN.md §13) says about a channel, beside its target. */
+/** What a monitors-as-code file (docs/decisions.md#monitors-as-code) says about a channel, beside its target. */
 const ChannelLabels = {
   name: z
     .string()
@@ -156,7 +156,7 @@ export type Channel = z.infer<typeof Channel>
 const Channels = z.array(ChannelRequest).max(10)
 const Name = z.string().trim().min(1).max(100)
 
-/** A monitor's name in a monitors-as-code file (DESIGN.md §13): unique per user. */
+/** A monitor's name in a monitors-as-code file (docs/decisions.md#monitors-as-code): unique per user. */
 export const MONITOR_REF_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$'
 export const MonitorRef = z
   .string()
@@ -175,6 +175,11 @@ const IntervalSeconds = z
     description: `Seconds between runs: ${INTERVAL.min} to ${INTERVAL.max} (default ${INTERVAL.default}); the server's --min-interval may lower the floor.`,
   })
 
+/** DESIGN §14: a monitor may be measured in the lab browser, at most hourly (a lab run takes seconds of a shared browser). */
+export const LAB_MIN_INTERVAL_SECONDS = 3600
+const MonitorPagespeed = z.enum(PAGESPEED_METHODS).meta({
+  description: `How scheduled runs judge performance: \`estimate\` (default) or \`lab\` (Lighthouse in the server's lab browser, when it has one; only with interval_seconds of at least ${LAB_MIN_INTERVAL_SECONDS}).`,
+})
 export const MONITOR_TYPES = ['http', 'heartbeat'] as const
 export type MonitorType = (typeof MONITOR_TYPES)[number]
 
@@ -197,6 +202,7 @@ export const MonitorCreate = z
     }),
     ref: MonitorRef.optional(),
     interval_seconds: IntervalSeconds.optional(),
+    pagespeed: MonitorPagespeed.optional(),
     grace_seconds: GraceSeconds.optional(),
     name: Name.optional(),
     alerts: Alerts.optional(),
@@ -250,6 +256,7 @@ export const MonitorPatch = z
     url: HttpUrl.optional(),
     ref: MonitorRef.nullable().optional().meta({ description: 'A new ref; null removes it.' }),
     interval_seconds: IntervalSeconds.optional(),
+    pagespeed: MonitorPagespeed.optional(),
     name: Name.optional(),
     grace_seconds: GraceSeconds.optional(),
     paused: z.boolean().optional(),
@@ -294,6 +301,7 @@ export const Monitor = z
       .meta({ format: 'uri', description: 'The checked URL; null for heartbeat monitors.' }),
     name: z.string(),
     interval_seconds: z.int().min(1),
+    pagespeed: MonitorPagespeed,
     grace_seconds: z
       .int()
       .min(0)

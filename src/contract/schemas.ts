@@ -140,6 +140,10 @@ export const RunResult = z
   .meta({ id: 'RunResult' })
 export type RunResult = z.infer<typeof RunResult>
 
+/** How the pagespeed signal is judged: Lighthouse in the lab browser, or the browser-less estimate (DESIGN §14). */
+export const PAGESPEED_METHODS = ['lab', 'estimate'] as const
+export type PagespeedMethod = (typeof PAGESPEED_METHODS)[number]
+
 // strict: the document forbids other fields, so the server refuses them too (the document is the contract)
 export const RunRequest = z
   .strictObject({
@@ -150,6 +154,10 @@ export const RunRequest = z
         format: 'uri',
         description: `A full http or https URL, at most ${MAX_URL_LENGTH} characters.`,
       }),
+    pagespeed: z.enum(PAGESPEED_METHODS).optional().meta({
+      description:
+        "How performance is judged. Omitted: measured by Lighthouse in the server's lab browser when it has one (`serve --lab-browser`), else estimated. `estimate`: skip the lab run. Either way one credit.",
+    }),
   })
   .meta({ id: 'RunRequest' })
 export type RunRequest = z.infer<typeof RunRequest>

@@ -43,6 +43,7 @@ export async function runForUser(
       waitMs: opts.capacityWaitMs ?? DEFAULT_CAPACITY_WAIT_MS,
       budget: failures ? { failures, key: `user:${userId}` } : undefined,
       inFlight,
+      pagespeed: 'lab',
     })
     return done.check
   } catch (err) {

@@ -2,6 +2,7 @@
  * Monitoring inside `serve`: the secret box, the deliverer, the service and the scheduler, built
  * and stopped together.
  */
+import type { LabRunner } from '../checks/lab-outcome.js'
 import type { CheckCapacity } from '../capacity/index.js'
 import type { MonitorStore } from '../store/monitors.js'
 import type { Store } from '../store/types.js'
@@ -17,6 +18,8 @@ export interface MonitoringOptions {
   secretKey: string
   allowPrivateTargets: boolean
   checkTimeoutMs: number
+  /** The lab browser (serve --lab-browser), for monitors that ask for it. */
+  lab?: LabRunner
   minInterval?: number
   /** The server's caps on checks in flight: scheduled runs take their slots here. */
   capacity: CheckCapacity
@@ -53,6 +56,7 @@ export async function startMonitoring(o: MonitoringOptions): Promise<Monitoring>
     secrets: box,
     allowPrivateTargets: o.allowPrivateTargets,
     checkTimeoutMs: o.checkTimeoutMs,
+    lab: o.lab,
     capacity: o.capacity,
     minInterval: o.minInterval,
     log: o.log,

@@ -5,10 +5,12 @@
  */
 import type { CheckCapacity } from '../capacity/index.js'
 import { CheckError, assertTargetAllowed, parseTargetUrl, type CheckReport } from '../checks/index.js'
+import type { LabRunner } from '../checks/lab-outcome.js'
 import {
   DEFAULT_DOWN_AFTER,
   DEFAULT_RECOVER_AFTER,
   INTERVAL,
+  LAB_MIN_INTERVAL_SECONDS,
   type Alerts,
   type AlertsView,
   type ChannelRequest,
@@ -16,6 +18,7 @@ import {
   type MonitorCreate,
   type MonitorPatch,
 } from '../contract/monitors.js'
+import type { PagespeedMethod } from '../contract/schemas.js'
 import { RunRefused, runForUser, type RunDeps, type RunHow } from '../runs/index.js'
 import type { ChannelRecord, MonitorRecord, MonitorStore, RunRecord } from '../store/monitors.js'
 import { DuplicateRefError } from '../store/errors.js'
@@ -34,6 +37,8 @@ export interface MonitorServiceOptions {
   secrets: SecretBox
   allowPrivateTargets: boolean
   checkTimeoutMs: number
+  /** The lab browser, for monitors with pagespeed "lab" (DESIGN §14). */
+  lab?: LabRunner
   /** The server's caps on checks in flight, shared with API runs. */
   capacity: CheckCapacity
   /** serve --min-interval (default 60). */
@@ -105,6 +110,7 @@ export class MonitorService {
       capacity: o.capacity,
       allowPrivateTargets: o.allowPrivateTargets,
       checkTimeoutMs: o.checkTimeoutMs,
+      lab: o.lab,
       check: o.check,
       log: o.log,
       metrics: o.metrics,
@@ -133,6 +139,15 @@ export class MonitorService {
     const problem = intervalProblem(s, this.minInterval)
     if (problem) throw new MonitorInputError(problem)
     return s
+  }
+
+  /** DESIGN §14: lab runs for monitors at most hourly; refused like any invalid monitor input, naming the field. */
+  private pagespeed(method: PagespeedMethod, interval: number): PagespeedMethod {
+    if (method === 'lab' && interval < LAB_MIN_INTERVAL_SECONDS)
+      throw new MonitorInputError(
+        `pagespeed "lab" needs interval_seconds of at least ${LAB_MIN_INTERVAL_SECONDS} (lab runs at most hourly); got ${interval}`,
+      )
+    return method
   }
 
   private alertRules(a: Alerts | undefined, prev?: MonitorRecord['alerts']): AlertsView {
@@ -188,6 +203,7 @@ export class MonitorService {
       throw new MonitorInputError('Heartbeat monitors are not available on this server yet (type).')
     const url = this.target(body.url)
     const interval = this.interval(body.interval_seconds)
+    const pagespeed = this.pagespeed(body.pagespeed ?? 'estimate', interval)
     const secrets = new Map<string, string>()
     const now = this.now()
     const channels = this.channels(body.channels ?? [], [], secrets)
@@ -199,6 +215,7 @@ export class MonitorService {
       url,
       name: body.name ?? new URL(url).host,
       interval_seconds: interval,
+      pagespeed,
       paused: false,
       paused_reason: null,
       state: 'pending',
@@ -245,6 +262,8 @@ export class MonitorService {
       if (next.next_run_at !== null)
         next.next_run_at = Math.min(next.next_run_at, now + next.interval_seconds * 1000)
     }
+    if (patch.pagespeed !== undefined || patch.interval_seconds !== undefined)
+      next.pagespeed = this.pagespeed(patch.pagespeed ?? prev.pagespeed ?? 'estimate', next.interval_seconds)
     if (patch.name !== undefined) next.name = patch.name
     if (patch.assertions !== undefined) next.assertions = patch.assertions
     if (patch.ref !== undefined) next.ref = patch.ref
@@ -282,7 +301,11 @@ export class MonitorService {
     let done
     let failure: { code: 'check_failed' | 'invalid_url'; message: string } | undefined
     try {
-      done = await runForUser(this.runDeps, m.user_id, m.url, how)
+      // monitors use the estimate unless they ask for the lab (DESIGN §14)
+      done = await runForUser(this.runDeps, m.user_id, m.url, {
+        pagespeed: m.pagespeed ?? 'estimate',
+        ...how,
+      })
     } catch (err) {
       if (err instanceof RunRefused && (err.code === 'check_failed' || err.code === 'invalid_url'))
         failure = { code: err.code, message: err.message }

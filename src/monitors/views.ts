@@ -32,6 +32,7 @@ export function monitorView(m: MonitorRecord, x: MonitorViewExtras = {}): Monito
     url: type === 'heartbeat' ? null : m.url,
     name: m.name,
     interval_seconds: m.interval_seconds,
+    pagespeed: m.pagespeed ?? 'estimate',
     grace_seconds: type === 'heartbeat' ? (m.grace_seconds ?? 0) : null,
     paused: m.paused,
     paused_reason: m.paused ? m.paused_reason : null,

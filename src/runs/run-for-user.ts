@@ -15,6 +15,7 @@ import {
 } from '../checks/index.js'
 import type { FailureBudget } from './failure-budget.js'
 import { toCheckRecord } from './record.js'
+import type { LabRunner } from '../checks/lab-outcome.js'
 import type { CheckRecord, Store } from '../store/types.js'
 import type { CheckOutcome } from '../metrics/index.js'
 
@@ -26,6 +27,8 @@ export interface RunDeps {
   checkTimeoutMs: number
   /** Replaces the engine (tests and benchmarks of the scheduler at scale). */
   check?: (url: string) => Promise<CheckReport>
+  /** The lab browser (`serve --lab-browser`); runs that ask for `pagespeed: 'lab'` are measured there. */
+  lab?: LabRunner
   /** Where a refusal's private detail goes (e.g. which address a blocked name resolved to). */
   log?: (line: string) => void
   /** Check durations and outcomes for /metrics. */
@@ -40,9 +43,16 @@ export interface RunHow {
   signal?: AbortSignal
   /** Free failures are counted per key (API keys; `user:<id>` for the dashboard). */
   budget?: { failures: FailureBudget; key: string }
+  /**
+   * 'lab': measure performance in the lab browser when the server has one (on-demand checks and
+   * monitors that ask for it); 'estimate' (the default): the estimate only. Still one credit.
+   */
+  pagespeed?: Pagespeed
   /** The server waits for these on shutdown. */
   inFlight?: Set<Promise<unknown>>
 }
+
+export type Pagespeed = 'lab' | 'estimate'
 
 export type RefusalCode =
   'invalid_url' | 'rate_limited' | 'insufficient_credits' | 'server_busy' | 'check_failed'
@@ -127,6 +137,7 @@ export async function runForUser(
           : await runCheck(target.href, {
               allowPrivateTargets: deps.allowPrivateTargets,
               totalTimeoutMs: deps.checkTimeoutMs,
+              lab: how.pagespeed === 'lab' ? deps.lab : undefined,
             })
       } catch (err) {
         await store.users.releaseCredit(reservation).catch(() => {})

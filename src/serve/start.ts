@@ -7,6 +7,7 @@
  * kills the process) when a client's socket is already gone, e.g. after an oversized chunked
  * body is refused; it also moves to another port when the one asked for is taken.
  */
+import { Lab, LabStartError, type LabOptions } from '../lab/index.js'
 import { randomBytes } from 'node:crypto'
 import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:http'
@@ -38,6 +39,8 @@ export interface StartOptions {
   initialCredits?: number
   limits?: Partial<Limits>
   checkTimeoutMs?: number
+  /** `--lab-browser` and friends: measure performance with Lighthouse in Chromium (src/lab/); off when unset. */
+  lab?: Omit<LabOptions, 'allowPrivateTargets' | 'log'>
   /** Monitors (docs/decisions.md#monitors-and-alerts); defaults in parentheses. */
   monitors?: {
     /** Lowest interval_seconds accepted (60). */
@@ -97,6 +100,8 @@ export interface RunningServer {
   adminTokenFile?: string
   /** The caps on checks in flight: monitors' scheduled runs take their slots here too. */
   capacity: CheckCapacity
+  /** The lab browser when `--lab-browser` is set (tests kill it; the bench reads its pid). */
+  lab?: Lab
   close: (graceMs?: number) => Promise<void>
 }
 
@@ -187,7 +192,16 @@ export async function startServer(o: StartOptions): Promise<RunningServer> {
   })
   let monitoring: Monitoring | undefined
   let limiter: OpenLimiter | undefined
+  let lab: Lab | undefined
   try {
+    if (o.lab) {
+      try {
+        lab = await Lab.start({ ...o.lab, allowPrivateTargets: o.allowPrivateTargets ?? false, log: warn })
+      } catch (err) {
+        if (err instanceof LabStartError) throw new StartupError(err.message)
+        throw err
+      }
+    }
     const admin: { token: string; file?: string } = o.databaseUrl
       ? { token: o.adminToken! }
       : await resolveAdminToken(o.dataDir, o.adminToken, warn)
@@ -210,6 +224,7 @@ export async function startServer(o: StartOptions): Promise<RunningServer> {
         mo.secretKey ?? (o.databaseUrl ? deriveSecretKey(admin.token) : await loadSecretKey(o.dataDir)),
       allowPrivateTargets: o.allowPrivateTargets ?? false,
       checkTimeoutMs,
+      lab,
       minInterval: mo.minInterval,
       capacity,
       delivery: {
@@ -235,6 +250,7 @@ export async function startServer(o: StartOptions): Promise<RunningServer> {
       publicUrl: o.publicUrl,
       limits: { ...DEFAULT_LIMITS, ...o.limits },
       checkTimeoutMs,
+      lab,
       monitoring,
       log: o.log,
       ...(metrics ? { metrics: { registry: metrics, token: o.metricsToken! } } : {}),
@@ -309,6 +325,7 @@ export async function startServer(o: StartOptions): Promise<RunningServer> {
       monitoring,
       adminTokenFile: admin.file,
       capacity,
+      lab,
       close(graceMs = 20_000) {
         closing ??= (async () => {
           clearInterval(sweeper)
@@ -328,6 +345,7 @@ export async function startServer(o: StartOptions): Promise<RunningServer> {
           await removeOwnerFile(o.dataDir).catch(() => {})
           // scheduled runs in flight are recorded before the stores close
           await monitoring?.close()
+          await lab?.close()
           await limiter!.close()
           await store.close()
         })()
@@ -336,6 +354,7 @@ export async function startServer(o: StartOptions): Promise<RunningServer> {
     }
   } catch (err) {
     await monitoring?.close()
+    await lab?.close()
     await limiter?.close()
     await store.close()
     throw err

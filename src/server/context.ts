@@ -1,3 +1,4 @@
+import type { LabRunner } from '../checks/lab-outcome.js'
 import type { CheckCapacity } from '../capacity/index.js'
 import type { Monitoring } from '../monitors/runtime.js'
 import type { Store } from '../store/types.js'
@@ -30,6 +31,8 @@ export interface ServerOptions {
   limiter?: RateLimiter
   /** One line per request; omit to disable. */
   log?: (line: string) => void
+  /** The lab browser (`serve --lab-browser`, src/lab/): on-demand checks are measured there. */
+  lab?: LabRunner
   /** Caps on checks in flight, shared with scheduled runs (default: 64 server-wide, 16 per user). */
   capacity?: CheckCapacity
   /** How long an API run waits for a free slot before 503, ms (default 5000). */

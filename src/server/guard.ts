@@ -47,6 +47,7 @@ export function runDeps(opts: ServerOptions): RunDeps {
     capacity: opts.capacity,
     allowPrivateTargets: opts.allowPrivateTargets,
     checkTimeoutMs: opts.checkTimeoutMs,
+    lab: opts.lab,
     log: opts.log,
     metrics: opts.metrics?.registry,
   }

@@ -4,6 +4,7 @@
  * implements it in its own file (src/store/lowdb/monitors.ts, …). Durability contract as for the
  * rest of the store: a resolved write is on disk.
  */
+import type { PagespeedMethod } from '../contract/schemas.js'
 import type { Assertion, AssertionResult } from '../contract/monitoring.js'
 import type {
   AlertsView,
@@ -63,6 +64,8 @@ export interface MonitorRecord {
   url: string
   name: string
   interval_seconds: number
+  /** DESIGN §14; absent on monitors stored before it existed (read as 'estimate'). */
+  pagespeed?: PagespeedMethod
   paused: boolean
   paused_reason: 'user' | 'credits' | null
   /** The state before a pause (restored on resume); the wire state is `paused` while paused. */

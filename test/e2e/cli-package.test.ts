@@ -79,6 +79,29 @@ describe('the packed tarball, installed globally', { timeout: 180_000 }, () => {
       ]),
     )
     expect(list.filter((f) => /^package\/(src|test|bench|\.ci)\//.test(f))).toEqual([])
+    // the docs the README links to ship beside it; build-only and dev-only files do not
+    expect(list).toEqual(
+      expect.arrayContaining(['package/docs/decisions.md', 'package/dist/client/client.d.ts']),
+    )
+    expect(
+      list.filter((f) =>
+        /^package\/(bin\/dev\.js|dist\/dashboard\/build\.|dist\/dashboard\/browser\/|.*\.map$)/.test(f),
+      ),
+    ).toEqual([])
+  })
+
+  it('its main entry is the typed API client, for programmatic use', async () => {
+    const installed = join(dir, 'prefix', 'lib', 'node_modules', 'sitehealth')
+    const script = `import('sitehealth').then(async (m) => {
+      const client = new m.SitehealthClient({ baseUrl: process.argv[1] })
+      console.log(JSON.stringify(await client.health()))
+    })`
+    const r = await execa(process.execPath, ['--input-type=module', '-e', script, served.url], {
+      cwd: join(installed, '..', '..'),
+      env: env(),
+      extendEnv: false,
+    })
+    expect(JSON.parse(r.stdout)).toMatchObject({ ok: true, service: 'sitehealth' })
   })
 
   it('installs production dependencies only', async () => {

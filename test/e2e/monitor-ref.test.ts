@@ -1,5 +1,5 @@
 /**
- * A monitor's `ref` (DESIGN.md §13) through the API and the CLI: set at create and patch, unique
+ * A monitor's `ref` (docs/decisions.md#monitors-as-code) through the API and the CLI: set at create and patch, unique
  * per user (a clash is 409 `conflict` and changes nothing), removed with null, shown in every view.
  */
 import { mkdtemp, rm } from 'node:fs/promises'

@@ -1,5 +1,6 @@
 /**
- * Pagespeed without a browser: an ESTIMATE of Lighthouse's mobile performance score. The document
+ * Pagespeed without a browser: an ESTIMATE (or, when the lab measured the page, Lighthouse's own
+ * numbers with the estimate beside them: pagespeed-lab.ts) of Lighthouse's mobile performance score. The document
  * and its critical subresources (fetched by the probe, src/checks/perf/gather.ts) are played on
  * Lighthouse's simulated mobile link (src/checks/perf/), and the estimated first contentful paint,
  * largest contentful paint, speed index and total blocking time are scored with Lighthouse's
@@ -16,6 +17,7 @@ import { estimate, METRIC_WEIGHTS, SIMULATED_MOBILE, type PageLoad } from '../pe
 import { rankCosts, SERVER_TARGET_MS, type Cost } from '../perf/costs.js'
 import { PAGESPEED } from '../thresholds.js'
 import type { Finding, ProbeResult, Signal } from '../types.js'
+import { withLab } from './pagespeed-lab.js'
 import { excerpt, fmtBytes, fmtDuration, hasResponse, hostOf, judged, plural, unavailable } from './format.js'
 
 export function pagespeed(probe: ProbeResult, _now: Date): Signal {
@@ -74,9 +76,8 @@ export function pagespeed(probe: ProbeResult, _now: Date): Signal {
     : `Performance ${score}/100 (estimated): ${timings}`
 
   const resources = load.resources
-  return judged(score, message, findings, {
+  const estimated = judged(score, message, findings, {
     performanceScore: score,
-    estimate: true,
     link: {
       rttMs: SIMULATED_MOBILE.rttMs,
       throughputKbps: 1638.4,
@@ -119,6 +120,7 @@ export function pagespeed(probe: ProbeResult, _now: Date): Signal {
       expires: bounded(res.headers['expires']),
     },
   })
+  return withLab(estimated, probe.lab)
 }
 
 /** The probe's findings as the simulator's input. */

@@ -49,9 +49,11 @@ export function publicRoutes(
     const body = await readJson(event)
     if (!body || typeof body !== 'object' || !('url' in body))
       throw badRequest('The body must be a JSON object with a `url` field: a full http or https URL.')
-    const { url } = parseWith(RunRequest, body, 'request body')
+    const { url, pagespeed } = parseWith(RunRequest, body, 'request body')
     try {
       const done = await runForUser(deps, key.user_id, url, {
+        // on-demand checks are measured in the lab browser when the server has one (DESIGN §14)
+        pagespeed: pagespeed ?? 'lab',
         waitMs: capacityWaitMs,
         budget: { failures, key: key.id },
         inFlight,

@@ -50,7 +50,7 @@ describe('pagespeed: what can be judged', () => {
     )
     expect(s.details).toMatchObject({
       performanceScore: 100,
-      estimate: true,
+      method: 'estimate',
       link: { rttMs: 150, throughputKbps: 1638.4, cpuSlowdown: 4 },
       weights: { fcp: 10, si: 10, lcp: 25, tbt: 30, cls: 25 },
       bodyBytesWire: 12_000,

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Migration } from 'kysely'
 
 /**
- * Version 7: a monitor's `ref` (its name in a monitors-as-code file, DESIGN.md §13) is unique per
+ * Version 7: a monitor's `ref` (its name in a monitors-as-code file, docs/decisions.md#monitors-as-code) is unique per
  * user. The ref lives in the monitor's json record like every other field; this index makes the
  * database refuse a second monitor of the same user with the same ref, whichever instance writes
  * it, and lets a ref be found without reading every record.

@@ -1,0 +1,97 @@
+/**
+ * One warm Chromium for the lab: started once with chrome-launcher (its own temporary profile,
+ * killed with its process tree on close), driven through puppeteer-core, restarted when it dies.
+ * Every run gets a fresh browser context (an incognito-like profile: its own cookies, storage,
+ * cache and service workers), closed after the run, so nothing carries from one page to the next.
+ */
+import { existsSync } from 'node:fs'
+import * as chromeLauncher from 'chrome-launcher'
+import puppeteer, { type Browser } from 'puppeteer-core'
+
+/** Where `--lab-browser auto` looks (Debian's chromium first, then the usual names), after $CHROME_PATH. */
+const CANDIDATES = [
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+  '/usr/bin/google-chrome-stable',
+  '/usr/bin/google-chrome',
+  '/snap/bin/chromium',
+  '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
+  '/Applications/Chromium.app/Contents/MacOS/Chromium',
+]
+
+/** `auto`: $CHROME_PATH, the usual install paths, then chrome-launcher's own search; null when none is found. */
+export function findChromium(): string | null {
+  const fromEnv = process.env.CHROME_PATH
+  if (fromEnv && existsSync(fromEnv)) return fromEnv
+  const known = CANDIDATES.find((p) => existsSync(p))
+  if (known) return known
+  try {
+    return chromeLauncher.getChromePath()
+  } catch {
+    return null
+  }
+}
+
+export function chromeFlags(proxyAddress: string): string[] {
+  return [
+    '--headless=new',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-extensions',
+    '--disable-sync',
+    '--no-first-run',
+    '--mute-audio',
+    // every request through the guarded proxy, loopback included (Chromium bypasses it by default)
+    `--proxy-server=http://${proxyAddress}`,
+    '--proxy-bypass-list=<-loopback>',
+    '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+    '--disable-quic',
+  ]
+}
+
+export interface WarmBrowser {
+  browser: Browser
+  /** Chromium's main process id (the root of the tree the bench measures). */
+  pid: number
+  /** False once the browser has crashed or been closed. */
+  alive(): boolean
+  close(): Promise<void>
+}
+
+export async function launchBrowser(path: string, proxyAddress: string): Promise<WarmBrowser> {
+  const chrome = await chromeLauncher.launch({
+    chromePath: path,
+    chromeFlags: chromeFlags(proxyAddress),
+    logLevel: 'silent',
+    handleSIGINT: false,
+  })
+  let alive = true
+  let browser: Browser
+  try {
+    browser = await puppeteer.connect({
+      browserURL: `http://127.0.0.1:${chrome.port}`,
+      defaultViewport: null,
+      protocolTimeout: 60_000,
+    })
+  } catch (err) {
+    chrome.kill()
+    throw err
+  }
+  browser.on('disconnected', () => {
+    alive = false
+  })
+  chrome.process.once('exit', () => {
+    alive = false
+  })
+  return {
+    browser,
+    pid: chrome.pid,
+    alive: () => alive,
+    async close() {
+      alive = false
+      await browser.disconnect().catch(() => {})
+      chrome.kill()
+    },
+  }
+}

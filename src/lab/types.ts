@@ -1,0 +1,1 @@
+export * from '../checks/lab-outcome.js'

@@ -1,0 +1,84 @@
+// The lab (src/lab/): Lighthouse 12.8 in a real Chromium, a fresh context per run, falling back
+// to the estimate on a timeout or a killed browser, never rejecting.
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { Lab } from '../../src/lab/index.js'
+import { describeLab, labSite, page } from './helpers.js'
+
+describeLab('lab runs in Chromium', () => {
+  let lab: Lab
+  let site: Awaited<ReturnType<typeof labSite>>
+  const hang: Array<() => void> = []
+
+  beforeAll(async () => {
+    site = await labSite((req, res) => {
+      const html = (body: string, headers: Record<string, string> = {}) =>
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...headers }).end(page(body))
+      if (req.url === '/set')
+        html(`<h1>Sets state</h1><script>localStorage.setItem('lab', 'one')</script>`, {
+          'set-cookie': 'labstate=one; Path=/; Max-Age=3600',
+        })
+      else if (req.url === '/read')
+        html(
+          `<h1>Reads state</h1><script>fetch('/storage?' + (localStorage.getItem('lab') ?? 'none'))</script>`,
+        )
+      else if (req.url?.startsWith('/storage')) res.writeHead(204).end()
+      else if (req.url === '/hang') hang.push(() => res.destroy())
+      else return false
+      return true
+    })
+    lab = await Lab.start({ browser: 'auto', allowPrivateTargets: true, timeoutMs: 90_000 })
+  }, 60_000)
+
+  afterAll(async () => {
+    for (const h of hang) h()
+    await lab?.close()
+    await site?.close()
+  })
+
+  it('measures a page with Lighthouse 12.8, then a second page sees no cookie or storage of the first', async () => {
+    const first = await lab.measure(site.url('/set'))
+    expect(first).toMatchObject({ method: 'lab', lighthouseVersion: expect.stringMatching(/^12\.8\./) })
+    if (first.method !== 'lab') return
+    expect(first.score).toBeGreaterThanOrEqual(0)
+    expect(first.score).toBeLessThanOrEqual(100)
+    for (const k of ['fcp', 'lcp', 'tbt', 'cls', 'si'] as const)
+      expect(typeof first.metrics[k]).toBe('number')
+    expect(first.metrics.fcp).toBeGreaterThan(0)
+
+    const second = await lab.measure(site.url('/read'))
+    expect(second.method).toBe('lab')
+    const reads = site.seen.filter((s) => s.path === '/read')
+    expect(reads.length).toBeGreaterThan(0)
+    expect(reads.every((r) => !r.cookie?.includes('labstate'))).toBe(true)
+    const storage = site.seen.filter((s) => s.path.startsWith('/storage'))
+    expect(storage.length).toBeGreaterThan(0)
+    expect(storage.every((s) => s.path === '/storage?none')).toBe(true)
+  }, 240_000)
+
+  it('falls back to the estimate when a run outlives its timeout, and says so', async () => {
+    const short = await Lab.start({ browser: 'auto', allowPrivateTargets: true, timeoutMs: 3_000 })
+    try {
+      const outcome = await short.measure(site.url('/hang'))
+      expect(outcome).toMatchObject({ method: 'estimate', fallback: 'timeout' })
+      if (outcome.method === 'estimate') expect(outcome.reason).toMatch(/longer than 3 s/)
+    } finally {
+      await short.close()
+    }
+  }, 60_000)
+
+  it('falls back when the browser is killed mid-run, and the next run gets a new browser', async () => {
+    const pending = lab.measure(site.url('/hang'))
+    await new Promise((r) => setTimeout(r, 1500))
+    const pid = lab.browserPid
+    expect(pid).not.toBeNull()
+    await lab.killBrowser()
+    const outcome = await pending
+    expect(outcome.method).toBe('estimate')
+    if (outcome.method === 'estimate') expect(['crashed', 'failed']).toContain(outcome.fallback)
+
+    const after = await lab.measure(site.url('/read'))
+    expect(after.method).toBe('lab')
+    expect(lab.browserPid).not.toBe(pid)
+    expect(lab.stats.restarts).toBeGreaterThanOrEqual(1)
+  }, 240_000)
+})
