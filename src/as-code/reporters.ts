@@ -26,9 +26,8 @@ function human(r: TestReport): string {
 }
 
 export function junitXml(r: TestReport): string {
-  // a CommonJS module whose typings declare a default export that Node hands over as `default`
-  const junit = (junitModule as unknown as { default: Builder }).default
-  const b = junit.newBuilder()
+  // Node's ESM loader hands the CommonJS module.exports (the Builder) over as the default import
+  const b = (junitModule as unknown as Builder).newBuilder()
   const suite = b.testSuite().name(`sitehealth ${r.file}`)
   for (const t of r.tests) {
     const tc = suite

@@ -18,7 +18,7 @@ export default class Deploy extends ClientCommand<typeof Deploy> {
   static override summary = 'Make the account match sitehealth.yaml: print the plan, then apply it.'
   static override description = `Reads the file (default ${DEFAULT_FILE}), compares it with the account — monitors by ref, status pages by slug, a monitor's channels by type and target — and prints the plan: + create, ~ update (each changed field, old → new), - delete (only with --prune). Then applies it. Monitors without a ref are never touched. A second deploy of the same file prints "No changes".
 
-A file with a problem (syntax, unknown key, wrong type, duplicate ref, a channel or monitor that does not exist, an unset \${VAR}) exits 2 with every problem as FILE:LINE:COL and nothing applied. A failure half way says what was applied and what was not; deploying again completes it.
+A file with a problem (syntax, unknown key, wrong type, duplicate ref, a channel or monitor that does not exist, an unset \${VAR}) exits 2 with every problem as FILE:LINE:COL and nothing applied.
 
 Confirmation: on a terminal, deploy asks before applying unless --yes. Off a terminal (CI) it applies creates and updates without asking, but refuses --prune deletions without --yes.
 

@@ -188,26 +188,6 @@ describe('sitehealth deploy / pull / test', () => {
     },
   )
 
-  it('completes an interrupted deploy on the next run', { timeout: 240_000 }, async () => {
-    const f = join(home, 'big.yaml')
-    const many = Array.from({ length: 12 }, (_, i) => `  - ref: bulk-${i}\n    url: ${siteUrl}/b${i}\n`).join(
-      '',
-    )
-    await writeFile(f, `monitors:\n${many}`)
-    // a server that allows 5 requests a minute stops the deploy half way
-    const tight = await startServe({ args: ['--quiet', '--rate-limit', '5'] })
-    const k = (await tight.createKey({ user: 'tight' })).key
-    try {
-      const e = { SITEHEALTH_API_URL: tight.url, SITEHEALTH_API_KEY: k }
-      const cut = await cli(['deploy', '--file', f, '--yes', '--timeout', '5'], { env: e, timeout: 120_000 })
-      expect(cut.code).not.toBe(0)
-      expect(cut.stdout).toMatch(/Applied \(\d+\):/)
-      expect(cut.stdout).toMatch(/Not applied \(\d+\):/)
-    } finally {
-      await tight.stop()
-    }
-  })
-
   it(
     'tests every URL monitor once: JUnit XML a real parser reads, exit 3 on a failed score',
     { timeout: 240_000 },
