@@ -8,7 +8,15 @@ import { randomUUID } from 'node:crypto'
 import { displayPrefix, generateApiKey, hashKey } from '../contract/api-key.js'
 import type { KeyRecord, Store } from '../store/types.js'
 import { DEFAULT_COST, hashPassword, passwordProblem, verifyPassword, type ScryptCost } from './password.js'
-import { DEFAULT_THROTTLE, SignInThrottle, type ThrottleLimits } from './throttle.js'
+import {
+  DEFAULT_DEVICE_LIMITS,
+  DEFAULT_THROTTLE,
+  DeviceCodeThrottle,
+  SignInThrottle,
+  type DeviceCodeLimits,
+  type ThrottleLimits,
+} from './throttle.js'
+import { keyNameProblem } from '../contract/key-name.js'
 import { newToken, newUserCode, normaliseEmail, normaliseUserCode, tokenHash } from './tokens.js'
 import type {
   AccountRecord,
@@ -21,6 +29,20 @@ import { DuplicateEmailError } from '../store/errors.js'
 
 export const SIGNUP_POLICIES = ['open', 'invite', 'closed'] as const
 export type SignupPolicy = (typeof SIGNUP_POLICIES)[number]
+
+const throttled = (waitSec: number) =>
+  new AccountError(
+    'throttled',
+    `Too many failed sign-ins. Try again in ${Math.ceil(waitSec / 60)} minute${waitSec > 60 ? 's' : ''}.`,
+    waitSec,
+  )
+
+/** A key's name, trimmed, or AccountError('invalid_name') (contract/key-name.ts says why). */
+function keyName(input: string): string {
+  const problem = keyNameProblem(input)
+  if (problem) throw new AccountError('invalid_name', problem)
+  return input.trim()
+}
 
 /** Sessions last a week; signing in again starts a new one. */
 export const SESSION_TTL_MS = 7 * 24 * 3600_000
@@ -40,6 +62,8 @@ export type AccountErrorCode =
   | 'invalid_link'
   | 'not_found'
   | 'invalid_code'
+  | 'invalid_name'
+  | 'signed_out'
 
 export class AccountError extends Error {
   constructor(
@@ -57,6 +81,7 @@ export interface AccountsOptions {
   signup: SignupPolicy
   initialCredits: number
   throttle?: ThrottleLimits
+  deviceLimits?: DeviceCodeLimits
   now?: () => number
   /** scrypt cost of new hashes (tests lower it; the default is OWASP's). */
   passwordCost?: ScryptCost
@@ -65,6 +90,12 @@ export interface AccountsOptions {
 export interface SignedIn {
   account: AccountRecord
   session: SessionRecord
+}
+
+/** Who is typing a device user code: their session and client address (RFC 8628 §5.1 limits). */
+export interface CodeEntry {
+  session: string
+  client: string
 }
 
 export type DevicePoll =
@@ -76,6 +107,7 @@ export class Accounts {
   readonly db: AccountStore
   readonly signup: SignupPolicy
   private readonly throttle: SignInThrottle
+  private readonly codes: DeviceCodeThrottle
   private readonly now: () => number
   private readonly cost: ScryptCost
 
@@ -85,6 +117,10 @@ export class Accounts {
     this.signup = opts.signup
     this.throttle = new SignInThrottle(
       opts.throttle ?? DEFAULT_THROTTLE,
+      opts.accounts.limiter?.bind(opts.accounts),
+    )
+    this.codes = new DeviceCodeThrottle(
+      opts.deviceLimits ?? DEFAULT_DEVICE_LIMITS,
       opts.accounts.limiter?.bind(opts.accounts),
     )
     this.now = opts.now ?? Date.now
@@ -97,11 +133,11 @@ export class Accounts {
 
   // ---- accounts ----
 
-  private async newAccount(
+  /** A new account's record (password hashed), checked but not stored yet. */
+  private async accountRecord(
     emailInput: string,
     password: string | null,
     admin: boolean,
-    credits: number | null,
   ): Promise<AccountRecord> {
     const email = normaliseEmail(emailInput)
     if (!email) throw new AccountError('invalid_email', 'Enter a valid email address.')
@@ -109,37 +145,59 @@ export class Accounts {
       const problem = passwordProblem(password, email)
       if (problem) throw new AccountError('weak_password', problem)
     }
-    if (await this.db.findAccountByEmail(email))
-      throw new AccountError('email_taken', 'An account with this email already exists. Sign in instead.')
     const id = randomUUID()
-    const account: AccountRecord = {
+    return {
       id,
       email,
+      // hashed whether or not the email is taken, so the answer takes as long either way
       password_hash: password === null ? null : await hashPassword(password, this.cost),
       user_id: `acct-${id}`,
       admin,
       disabled_at: null,
       created_at: this.iso(),
     }
+  }
+
+  /** An admin-made account: admins see every account, so a taken email is said plainly. */
+  private async newAccount(
+    emailInput: string,
+    password: string | null,
+    admin: boolean,
+    credits: number | null,
+  ): Promise<AccountRecord> {
+    const account = await this.accountRecord(emailInput, password, admin)
     try {
       await this.db.createAccount(account)
     } catch (err) {
       if (err instanceof DuplicateEmailError)
-        throw new AccountError('email_taken', 'An account with this email already exists. Sign in instead.')
+        throw new AccountError('email_taken', 'An account with this email already exists.')
       throw err
     }
     await this.store.users.ensure(account.user_id, credits ?? this.opts.initialCredits)
     return account
   }
 
-  /** Sign-up through the open door (policy `open`) or an invite link. */
-  async signUp(email: string, password: string, inviteToken?: string): Promise<AccountRecord> {
+  /**
+   * Sign-up through the open door (policy `open`) or an invite link. It answers the same whether
+   * or not the email already has an account (OWASP: no account enumeration; Auth0's sign-up does
+   * the same): null when it had one — nothing changes then, and an invite link is not used up, so
+   * its real recipient still gets in with it. An invite is claimed in the same step that creates
+   * the account (AccountStore.redeemInvite): one link makes one account, however many race for it.
+   */
+  async signUp(email: string, password: string, inviteToken?: string): Promise<AccountRecord | null> {
     if (inviteToken) {
       const invite = await this.validInvite(inviteToken, 'invite')
       if (invite.email && normaliseEmail(email) !== invite.email)
         throw new AccountError('invalid_email', `This invite is for ${invite.email}.`)
-      const account = await this.newAccount(email, password, invite.admin, invite.credits)
-      await this.db.useInvite(invite.id, this.iso())
+      const account = await this.accountRecord(email, password, invite.admin)
+      const outcome = await this.db.redeemInvite(invite.id, this.iso(), account)
+      if (outcome === 'used')
+        throw new AccountError(
+          'invalid_link',
+          'This link was already used: ask an administrator for a new one.',
+        )
+      if (outcome === 'email_taken') return null
+      await this.store.users.ensure(account.user_id, invite.credits ?? this.opts.initialCredits)
       return account
     }
     if (this.signup !== 'open')
@@ -149,7 +207,15 @@ export class Accounts {
           ? 'Sign-up needs an invite link from an administrator.'
           : 'Sign-up is closed on this server: ask an administrator for an account.',
       )
-    return this.newAccount(email, password, false, null)
+    const account = await this.accountRecord(email, password, false)
+    try {
+      await this.db.createAccount(account)
+    } catch (err) {
+      if (err instanceof DuplicateEmailError) return null
+      throw err
+    }
+    await this.store.users.ensure(account.user_id, this.opts.initialCredits)
+    return account
   }
 
   /** An admin makes an account; its owner sets the password through the returned setup token. */
@@ -236,20 +302,13 @@ export class Accounts {
 
   async signIn(emailInput: string, password: string, client: string): Promise<{ token: string } & SignedIn> {
     const email = normaliseEmail(emailInput) ?? emailInput.trim().toLowerCase().slice(0, 254)
-    const wait = await this.throttle.blockedFor(email, client)
-    if (wait > 0)
-      throw new AccountError(
-        'throttled',
-        `Too many failed sign-ins. Try again in ${Math.ceil(wait / 60)} minute${wait > 60 ? 's' : ''}.`,
-        wait,
-      )
+    const { waitSec } = await this.throttle.attempt(email, client)
+    if (waitSec > 0) throw throttled(waitSec)
     const account = await this.db.findAccountByEmail(email)
     const ok = await verifyPassword(password, account?.password_hash ?? null, this.cost)
-    if (!account || !ok || account.disabled_at) {
-      await this.throttle.failed(email, client)
+    if (!account || !ok || account.disabled_at)
       throw new AccountError('invalid_credentials', 'Wrong email or password.')
-    }
-    await this.throttle.succeeded(email)
+    await this.throttle.succeeded(email, client)
     return { ...(await this.startSession(account)), account }
   }
 
@@ -280,10 +339,33 @@ export class Accounts {
     await this.db.deleteSession(session.id)
   }
 
-  /** Ends every other session of the account, so a stolen session dies with the old password. */
-  async changePassword(who: SignedIn, current: string, next: string): Promise<void> {
-    if (!(await verifyPassword(current, who.account.password_hash)))
+  /**
+   * Ends every other session of the account, so a stolen session dies with the old password. The
+   * current password is guessed against the same per-account budget as sign-in (a stolen cookie
+   * is no way around it), and the run of failures that uses the budget up signs this session out.
+   */
+  async changePassword(who: SignedIn, current: string, next: string, client: string): Promise<void> {
+    const email = who.account.email
+    const attempt = await this.throttle.attempt(email, client)
+    if (attempt.waitSec > 0) {
+      await this.db.deleteSession(who.session.id)
+      throw new AccountError(
+        'signed_out',
+        'Too many wrong passwords: this session was signed out. Sign in again to continue.',
+        attempt.waitSec,
+      )
+    }
+    if (!(await verifyPassword(current, who.account.password_hash, this.cost))) {
+      if (attempt.left === 0) {
+        await this.db.deleteSession(who.session.id)
+        throw new AccountError(
+          'signed_out',
+          'Too many wrong passwords: this session was signed out. Sign in again to continue.',
+        )
+      }
       throw new AccountError('invalid_credentials', 'The current password is wrong.')
+    }
+    await this.throttle.succeeded(email, client)
     const problem = passwordProblem(next, who.account.email)
     if (problem) throw new AccountError('weak_password', problem)
     await this.db.updateAccount(who.account.id, { password_hash: await hashPassword(next, this.cost) })
@@ -292,7 +374,8 @@ export class Accounts {
 
   // ---- API keys of an account's user ----
 
-  async createKey(userId: string, name: string): Promise<{ key: string; record: KeyRecord }> {
+  async createKey(userId: string, nameInput: string): Promise<{ key: string; record: KeyRecord }> {
+    const name = keyName(nameInput)
     const key = generateApiKey()
     const record = await this.store.keys.create({
       id: randomUUID(),
@@ -325,7 +408,9 @@ export class Accounts {
 
   // ---- device grant (RFC 8628) ----
 
-  async startDeviceGrant(name: string) {
+  /** A `sitehealth login` request from `client` (its address, shown on the approval page). */
+  async startDeviceGrant(nameInput: string, client: string | null) {
+    const name = keyName(nameInput)
     const deviceCode = newToken()
     let userCode = newUserCode()
     while (await this.db.findDeviceGrantByUserCode(userCode)) userCode = newUserCode()
@@ -339,24 +424,39 @@ export class Accounts {
       created_at: this.iso(),
       expires_at: this.iso(DEVICE_TTL_MS),
       polled_at: null,
+      client_address: client,
     }
     await this.db.createDeviceGrant(grant)
     return { deviceCode, userCode, expiresInSec: DEVICE_TTL_MS / 1000, intervalSec: DEVICE_POLL_INTERVAL_S }
   }
 
-  /** The pending request a typed code names, or undefined (unknown, expired or already answered). */
-  async pendingGrant(userCodeInput: string): Promise<DeviceGrantRecord | undefined> {
+  /**
+   * The pending request a typed code names, or undefined (unknown, expired or already answered).
+   * Every attempt counts against the session's and the address's limits before the code is looked
+   * up (AccountError `throttled` past them); misses count across the server (RFC 8628 §5.1).
+   */
+  async pendingGrant(userCodeInput: string, who: CodeEntry): Promise<DeviceGrantRecord | undefined> {
+    const wait = await this.codes.attempt(who.session, who.client)
+    if (wait > 0)
+      throw new AccountError(
+        'throttled',
+        `Too many codes tried. Try again in ${Math.ceil(wait / 60)} minute${wait > 60 ? 's' : ''}.`,
+        wait,
+      )
     const code = normaliseUserCode(userCodeInput)
     const grant = code ? await this.db.findDeviceGrantByUserCode(code) : undefined
-    return grant && grant.status === 'pending' && grant.expires_at > this.iso() ? grant : undefined
+    if (grant && grant.status === 'pending' && grant.expires_at > this.iso()) return grant
+    if (await this.codes.missed()) await this.db.expirePendingDeviceGrants(this.iso())
+    return undefined
   }
 
   async answerDeviceGrant(
     account: AccountRecord,
     userCode: string,
     approve: boolean,
+    who: CodeEntry,
   ): Promise<DeviceGrantRecord> {
-    const grant = await this.pendingGrant(userCode)
+    const grant = await this.pendingGrant(userCode, who)
     if (!grant)
       throw new AccountError(
         'invalid_code',

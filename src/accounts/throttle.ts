@@ -24,11 +24,23 @@ export interface ThrottleLimits {
 
 export const DEFAULT_THROTTLE: ThrottleLimits = { perAccount: 5, perClient: 20, windowSec: 15 * 60 }
 
+/**
+ * Counts an attempt before the secret behind it is checked, atomically in the limiter's store
+ * (rate-limiter-flexible's consume is one increment, in memory or one upsert on PostgreSQL): with
+ * five tries allowed, 24 concurrent guesses get five checks, not 24, across instances too.
+ */
+export interface Attempt {
+  /** Seconds to wait when refused; 0 when the attempt may go on. */
+  waitSec: number
+  /** Attempts left for the account in this window after this one (0: this was the last). */
+  left: number
+}
+
 export class SignInThrottle {
   private readonly account: RateLimiterAbstract
   private readonly client: RateLimiterAbstract
   constructor(
-    private readonly limits: ThrottleLimits = DEFAULT_THROTTLE,
+    readonly limits: ThrottleLimits = DEFAULT_THROTTLE,
     limiter: LimiterFactory = memoryLimiter,
   ) {
     this.account = limiter({
@@ -43,28 +55,71 @@ export class SignInThrottle {
     })
   }
 
-  /** Seconds until this email may be tried again from this client, or 0 when it may be now. */
-  async blockedFor(email: string, client: string): Promise<number> {
-    const [a, c] = await Promise.all([this.account.get(email), this.client.get(client)])
-    const wait = (r: RateLimiterRes | null, limit: number) =>
-      r && r.consumedPoints >= limit ? Math.ceil(r.msBeforeNext / 1000) : 0
-    return Math.max(wait(a, this.limits.perAccount), wait(c, this.limits.perClient))
+  /** Counts one attempt on this account from this client, before the password is verified. */
+  async attempt(email: string, client: string): Promise<Attempt> {
+    const byClient = await take(this.client, client)
+    if (byClient.waitSec > 0) return byClient
+    return take(this.account, email)
   }
 
-  async failed(email: string, client: string): Promise<void> {
-    await Promise.all([swallow(this.account.consume(email)), swallow(this.client.consume(client))])
-  }
-
-  async succeeded(email: string): Promise<void> {
-    await this.account.delete(email)
+  /** A verified password: the account's count starts afresh, the client's attempt is given back. */
+  async succeeded(email: string, client: string): Promise<void> {
+    await Promise.all([this.account.delete(email), this.client.reward(client, 1)])
   }
 }
 
-/** consume() rejects once the limit is reached; that is the state blockedFor() reads, not an error. */
-const swallow = (p: Promise<unknown>) =>
-  p.then(
-    () => undefined,
-    (e: unknown) => {
-      if (!(e instanceof RateLimiterRes)) throw e
-    },
-  )
+/** One point of `limiter` for `key`: refused (with the wait) once the points are used up. */
+export async function take(limiter: RateLimiterAbstract, key: string): Promise<Attempt> {
+  try {
+    const r = await limiter.consume(key)
+    return { waitSec: 0, left: r.remainingPoints }
+  } catch (e) {
+    if (!(e instanceof RateLimiterRes)) throw e
+    return { waitSec: Math.max(1, Math.ceil(e.msBeforeNext / 1000)), left: 0 }
+  }
+}
+
+/**
+ * RFC 8628 §5.1: user codes are short, so attempts to enter one are limited per signed-in session
+ * and per client address, and after repeated misses across the server every pending code is ended
+ * (the people waiting run `sitehealth login` again; a guesser is left with nothing to find).
+ */
+export interface DeviceCodeLimits {
+  perSession: number
+  perClient: number
+  /** Wrong codes across the server within the window before pending codes are ended. */
+  missesBeforeExpiry: number
+  windowSec: number
+}
+
+export const DEFAULT_DEVICE_LIMITS: DeviceCodeLimits = {
+  perSession: 10,
+  perClient: 20,
+  missesBeforeExpiry: 30,
+  windowSec: 10 * 60,
+}
+
+export class DeviceCodeThrottle {
+  private readonly session: RateLimiterAbstract
+  private readonly client: RateLimiterAbstract
+  private readonly misses: RateLimiterAbstract
+  constructor(limits: DeviceCodeLimits = DEFAULT_DEVICE_LIMITS, limiter: LimiterFactory = memoryLimiter) {
+    const make = (points: number, keyPrefix: string) =>
+      limiter({ points, duration: limits.windowSec, keyPrefix })
+    this.session = make(limits.perSession, 'devcode-session')
+    this.client = make(limits.perClient, 'devcode-client')
+    this.misses = make(limits.missesBeforeExpiry, 'devcode-miss')
+  }
+
+  /** Counts an attempt to enter a code; seconds to wait when refused, else 0. */
+  async attempt(session: string, client: string): Promise<number> {
+    const s = await take(this.session, session)
+    if (s.waitSec > 0) return s.waitSec
+    return (await take(this.client, client)).waitSec
+  }
+
+  /** A wrong code: true when the misses across the server call for ending the pending codes. */
+  async missed(): Promise<boolean> {
+    return (await take(this.misses, 'all')).left === 0
+  }
+}

@@ -150,6 +150,10 @@ With --database-url (or SITEHEALTH_DATABASE_URL) a postgres:// URL, data lives i
       min: 1,
       hidden: true,
     }),
+    'trust-proxy': Flags.string({
+      description:
+        'Believe X-Forwarded-For from these reverse proxies only: a number of hops (1 = the proxy in front of serve) or a comma-separated list of addresses/CIDR ranges (e.g. 127.0.0.1,10.0.0.0/8). Off by default: the TCP peer is the client.',
+    }),
     quiet: Flags.boolean({ description: 'No access log.', default: false }),
     'database-url': Flags.string({
       description:
@@ -228,6 +232,7 @@ With --database-url (or SITEHEALTH_DATABASE_URL) a postgres:// URL, data lives i
         port: flags.port,
         dataDir,
         publicUrl: flags['public-url'],
+        trustProxy: flags['trust-proxy'],
         allowPrivateTargets: flags['allow-private-targets'],
         initialCredits: flags['initial-credits'],
         limits: {

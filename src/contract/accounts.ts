@@ -3,6 +3,7 @@
  * RFC 8628), a key revoking itself (`sitehealth logout`), and the admin API's users and invites.
  */
 import { z } from 'zod'
+import { KeyName } from './key-name.js'
 
 export const ACCOUNT_PATHS = {
   deviceCode: '/api/auth/v1/device/code',
@@ -21,9 +22,7 @@ export const ACCOUNT_PATHS = {
 export const DEVICE_ERRORS = ['authorization_pending', 'slow_down', 'access_denied', 'expired_token'] as const
 export type DeviceError = (typeof DEVICE_ERRORS)[number]
 
-export const DeviceCodeRequest = z
-  .object({ name: z.string().trim().min(1).max(100).meta({ description: 'Name of the key to create.' }) })
-  .meta({ id: 'DeviceCodeRequest' })
+export const DeviceCodeRequest = z.object({ name: KeyName }).meta({ id: 'DeviceCodeRequest' })
 export type DeviceCodeRequest = z.infer<typeof DeviceCodeRequest>
 
 export const DeviceCode = z

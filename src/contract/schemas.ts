@@ -6,6 +6,7 @@
  */
 import { z } from 'zod'
 import { MAX_URL_LENGTH } from './routes.js'
+import { KeyName } from './key-name.js'
 
 export const SERVICE_NAME = 'sitehealth'
 export const API_VERSION = 'v1'
@@ -230,7 +231,7 @@ const UserId = z
 
 export const KeyCreateRequest = z
   .strictObject({
-    name: z.string().min(1).max(100),
+    name: KeyName,
     user: UserId.optional(),
     credits: z.int().min(0).max(1_000_000_000).optional(),
   })

@@ -3,7 +3,8 @@
  * form bodies, redirects. Pages are HTML; errors are HTML too (never the API's JSON envelope).
  */
 import { timingSafeEqual } from 'node:crypto'
-import { getRequestIP, type H3Event } from 'h3'
+import type { H3Event } from 'h3'
+import { clientAddress } from '../server/client-address.js'
 import { MAX_BODY_BYTES } from '../contract/routes.js'
 import type { SignedIn } from '../accounts/service.js'
 import { newToken } from '../accounts/tokens.js'
@@ -69,7 +70,8 @@ export function readCookie(event: H3Event, name: string): string | undefined {
   return undefined
 }
 
-export const clientOf = (event: H3Event) => getRequestIP(event) ?? 'unknown'
+/** The client's address (the TCP peer, or as `--trust-proxy` says). */
+export const clientOf = clientAddress
 
 /**
  * A form body (urlencoded), capped like API bodies (read in chunks, so an oversized one is never
@@ -116,7 +118,25 @@ export function preSessionToken(event: H3Event): { token: string; setCookie?: st
   return { token, setCookie: token }
 }
 
-/** Only same-site paths after sign-in: never `//evil` or `https://evil`. */
-export function safeNext(next: string | null | undefined): string {
-  return next && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') ? next : '/'
+/**
+ * Where to go after sign-in: only a path of this site. The value is resolved as a browser would
+ * resolve the Location header (the WHATWG URL parser, which drops tabs and newlines and reads `\`
+ * as `/`) against our own origin, and kept only when it stays on that origin; what is sent back is
+ * the parsed, percent-encoded path (always a valid header value, never `//host`). Anything else,
+ * including values that cannot be parsed, is `/`.
+ */
+export function safeNext(next: string | null | undefined, origin = 'http://localhost'): string {
+  // control characters and backslashes: browsers drop or rewrite them, so nothing they spell is kept
+  // eslint-disable-next-line no-control-regex
+  if (!next || next[0] !== '/' || /[\u0000-\u001f\u007f\\]/.test(next)) return '/'
+  try {
+    const base = new URL(origin)
+    const url = new URL(next, base)
+    if (url.origin !== base.origin || url.pathname.startsWith('//')) return '/'
+    const kept = url.pathname + url.search + url.hash
+    // lone surrogates and the like survive parsing as text; a header must be Latin-1
+    return /^[\x21-\x7e]*$/.test(kept) ? kept : '/'
+  } catch {
+    return '/'
+  }
 }

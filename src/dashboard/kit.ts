@@ -59,6 +59,10 @@ export function field(form: URLSearchParams, name: string): string {
   return form.get(name) ?? ''
 }
 
+/** After sign-up, whatever happened: it must not tell whether the email already had an account. */
+export const SIGNED_UP_NOTICE =
+  'Thank you. If this email is new here, its account is ready: sign in with the password you just chose. If it already had an account, sign in with that account’s password.'
+
 export type Kit = ReturnType<typeof createKit>
 
 export function createKit(deps: DashboardDeps) {
@@ -89,7 +93,7 @@ export function createKit(deps: DashboardDeps) {
   }
 
   function startSession(token: string, next: string, event: H3Event) {
-    return seeOther(safeNext(next), [
+    return seeOther(safeNext(next, opts.publicUrl ?? event.url.origin), [
       cookie(SESSION_COOKIE, token, secure(event), SESSION_TTL_MS / 1000),
       cookie(CSRF_COOKIE, '', secure(event), 0),
     ])

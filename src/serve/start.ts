@@ -23,6 +23,7 @@ import { LimiterSetupError, openLimiter, type OpenLimiter } from '../server/limi
 import { policiesOf } from '../server/rate-limit.js'
 import { rawErrorResponse } from '../server/app.js'
 import { composeApp } from './app.js'
+import { parseTrustProxy, type TrustProxy } from '../server/client-address.js'
 import { withFastPath } from '../server/fast-path.js'
 import { DEFAULT_LIMITS, type Limits, type ServerOptions } from '../server/context.js'
 import { HTTP_TIMEOUTS, defaultMaxConnections, limitConnections } from '../server/connections.js'
@@ -72,6 +73,8 @@ export interface StartOptions {
   redisUrl?: string
   /** Prefix of this deployment's Redis keys (default `sitehealth`). */
   redisPrefix?: string
+  /** `--trust-proxy`: hops or addresses/CIDR ranges of the proxies that may name the client. */
+  trustProxy?: string
   /** From SITEHEALTH_ADMIN_TOKEN; else read or generated in <data-dir>/admin-token. */
   adminToken?: string
   log?: (line: string) => void
@@ -165,6 +168,12 @@ async function tightenMode(path: string, mode: number, warn: (line: string) => v
 
 export async function startServer(o: StartOptions): Promise<RunningServer> {
   const warn = o.warn ?? ((line: string) => process.stderr.write(line + '\n'))
+  let trustProxy: TrustProxy | undefined
+  try {
+    trustProxy = o.trustProxy === undefined ? undefined : parseTrustProxy(o.trustProxy)
+  } catch (err) {
+    throw new StartupError((err as Error).message)
+  }
   // docs/decisions.md#scale-out: instances sharing a database share one admin token, so none may invent its own
   if (o.databaseUrl && !o.adminToken)
     throw new StartupError(
@@ -252,6 +261,7 @@ export async function startServer(o: StartOptions): Promise<RunningServer> {
       checkTimeoutMs,
       lab,
       monitoring,
+      trustProxy,
       log: o.log,
       ...(metrics ? { metrics: { registry: metrics, token: o.metricsToken! } } : {}),
       capacity,

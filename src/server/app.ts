@@ -13,12 +13,14 @@ import { ServiceError, badRequest, internalError } from './errors.js'
 import { buildOpenApi, type DocLimits } from './openapi/index.js'
 import { CheckCapacity, DEFAULT_CAPACITY } from '../capacity/index.js'
 import { FailureBudget } from '../runs/index.js'
+import { attachClientAddress, clientAddress } from './client-address.js'
 import { RateLimiter } from './rate-limit.js'
 import { adminRoutes } from './routes/admin.js'
 import { monitorRoutes } from './routes/monitors.js'
 import { publicRoutes } from './routes/public.js'
 import { accountApiRoutes } from './routes/accounts.js'
 import { metricsRoutes } from '../metrics/index.js'
+import { PAGE_HEADERS } from '../dashboard/http.js'
 
 type Handler = (event: H3Event) => unknown
 export type RouteTable = Record<string, Partial<Record<string, Handler>>>
@@ -111,7 +113,7 @@ export function createApp(opts: ServerOptions, mounts: Mount[] = []): App {
   const table: RouteTable = {
     ...publicRoutes(opts, limiter, inFlight, failures),
     ...adminRoutes(opts),
-    ...(opts.accounts ? accountApiRoutes(opts, opts.accounts) : {}),
+    ...(opts.accounts ? accountApiRoutes(opts, opts.accounts, limiter) : {}),
     ...Object.assign({}, ...mounts.map((mount) => mount({ opts, limiter, inFlight, failures }))),
     ...(opts.monitoring ? monitorRoutes(opts, opts.monitoring, limiter, inFlight, failures) : {}),
     ...(opts.metrics ? metricsRoutes(opts.metrics.registry, opts.metrics.token) : {}),
@@ -129,6 +131,9 @@ export function createApp(opts: ServerOptions, mounts: Mount[] = []): App {
             'content-security-policy':
               "default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'none'",
             'x-content-type-options': 'nosniff',
+            // the same privacy headers as the dashboard's pages
+            'referrer-policy': PAGE_HEADERS['referrer-policy'],
+            'permissions-policy': PAGE_HEADERS['permissions-policy'],
           },
         }),
     },
@@ -139,6 +144,7 @@ export function createApp(opts: ServerOptions, mounts: Mount[] = []): App {
     silent: true,
     onRequest(event) {
       requestIdOf(event)
+      attachClientAddress(event, opts.trustProxy)
       event.context.startedAt = performance.now()
       event.context.extraHeaders = {} as Record<string, string>
     },
@@ -165,7 +171,16 @@ export function createApp(opts: ServerOptions, mounts: Mount[] = []): App {
         // the raw path: a path that cannot be decoded is logged as sent
         const path = event.req.url.replace(/^[a-z]+:\/\/[^/]+/i, '')
         const started = event.context.startedAt as number | undefined
-        opts.log(accessLine(event.req.method, path, response.status, started, requestIdOf(event)))
+        opts.log(
+          accessLine(
+            event.req.method,
+            path,
+            response.status,
+            started,
+            requestIdOf(event),
+            opts.trustProxy && clientAddress(event),
+          ),
+        )
       }
     },
   })
@@ -193,16 +208,21 @@ export function createApp(opts: ServerOptions, mounts: Mount[] = []): App {
   return { app, inFlight, limiter, capacity, failures }
 }
 
-/** One access-log line: method, path without the query, status, time and request id. */
+/**
+ * One access-log line: method, path without the query, status, time and request id, then — behind
+ * a trusted proxy (`--trust-proxy`) — the client address the proxy named.
+ */
 export function accessLine(
   method: string,
   pathAndQuery: string,
   status: number,
   startedAt: number | undefined,
   requestId: string,
+  client?: string | false,
 ): string {
   const ms = startedAt === undefined ? '-' : (performance.now() - startedAt).toFixed(1)
-  return `${method} ${pathAndQuery.split('?')[0]} ${status} ${ms}ms ${requestId}`
+  const line = `${method} ${pathAndQuery.split('?')[0]} ${status} ${ms}ms ${requestId}`
+  return client ? `${line} ${client}` : line
 }
 
 /** Any failure as the envelope's status, headers and JSON body; 5xx causes go to the log. */

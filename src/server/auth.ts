@@ -3,7 +3,8 @@
  * the stored hash is compared in constant time. Admin calls use a separate token.
  */
 import { createHash, timingSafeEqual } from 'node:crypto'
-import { getRequestIP, type H3Event } from 'h3'
+import type { H3Event } from 'h3'
+import { clientAddress } from './client-address.js'
 import { hashKey, isWellFormedApiKey } from '../contract/api-key.js'
 import { andThen, type Awaitable } from '../store/awaitable.js'
 import type { KeyRecord, Store } from '../store/types.js'
@@ -83,7 +84,7 @@ function admit(record: KeyRecord | undefined, hex: string, store: Store): KeyRec
  * 15 min) before its next admin request is even looked at. A success clears the client's record.
  * While a client is waiting, every admin request it makes gets 429, the right token included:
  * otherwise a guesser would still learn which guess was right. Clients are told apart by the
- * connection's address (X-Forwarded-For is not trusted): behind a reverse proxy they share one.
+ * client address (the TCP peer, or the address `serve --trust-proxy` lets X-Forwarded-For name).
  */
 export class AdminAuthThrottle {
   static readonly FREE_FAILURES = 5
@@ -124,10 +125,8 @@ export class AdminAuthThrottle {
   }
 }
 
-const clientOf = (event: H3Event): string => getRequestIP(event) ?? 'unknown'
-
 export function authenticateAdmin(event: H3Event, adminToken: string, throttle?: AdminAuthThrottle): void {
-  const client = clientOf(event)
+  const client = clientAddress(event)
   const wait = throttle?.waitSec(client) ?? 0
   if (wait > 0)
     throw new ServiceError(

@@ -6,6 +6,7 @@ import type { Accounts } from '../accounts/service.js'
 import type { FailurePolicy } from '../runs/index.js'
 import type { Limits, RateLimiter } from './rate-limit.js'
 import type { Metrics } from '../metrics/index.js'
+import type { TrustProxy } from './client-address.js'
 
 export { DEFAULT_LIMITS, type Limits } from './rate-limit.js'
 
@@ -29,6 +30,8 @@ export interface ServerOptions {
   metrics?: { registry: Metrics; token: string }
   /** Shared rate-limit windows (memory, PostgreSQL or Redis); in memory when omitted. */
   limiter?: RateLimiter
+  /** Which proxies may name the client in X-Forwarded-For (`serve --trust-proxy`); none when omitted. */
+  trustProxy?: TrustProxy
   /** One line per request; omit to disable. */
   log?: (line: string) => void
   /** The lab browser (`serve --lab-browser`, src/lab/): on-demand checks are measured there. */

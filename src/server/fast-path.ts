@@ -16,6 +16,7 @@ import { andThen, isPromise } from '../store/awaitable.js'
 import type { KeyRecord } from '../store/types.js'
 import { SAFETY_HEADERS, accessLine, renderError } from './app.js'
 import { authenticateHeader } from './auth.js'
+import { resolveClientAddress } from './client-address.js'
 import type { ServerOptions } from './context.js'
 import { policiesOf, type Decision, type RateLimiter } from './rate-limit.js'
 import { rateLimited } from './guard.js'
@@ -67,7 +68,17 @@ export function withFastPath(opts: ServerOptions, limiter: RateLimiter, next: No
       res.writeHead(status, head)
       res.end(body)
       if (metrics) metrics.observeRequest('GET', path, status, (performance.now() - startedAt) / 1000)
-      if (opts.log) opts.log(accessLine('GET', url, status, startedAt, requestId))
+      if (opts.log) {
+        const xff = req.headers['x-forwarded-for']
+        const client =
+          opts.trustProxy &&
+          resolveClientAddress(
+            req.socket.remoteAddress?.replace(/^::ffff:(?=\d+\.)/, ''),
+            typeof xff === 'string' ? xff : null,
+            opts.trustProxy,
+          )
+        opts.log(accessLine('GET', url, status, startedAt, requestId, client))
+      }
     }
     const fail = (err: unknown) => {
       const e = renderError(err, requestId, opts)

@@ -62,7 +62,12 @@ export interface DeviceGrantRecord {
   expires_at: string
   /** When the CLI last polled (RFC 8628 `slow_down`). */
   polled_at: string | null
+  /** The address the request came from, shown on the approval page (null in older records). */
+  client_address: string | null
 }
+
+/** What redeeming an invite came to. */
+export type InviteRedemption = 'redeemed' | 'used' | 'email_taken'
 
 export interface AccountStore {
   /** Rejects with DuplicateEmailError when the email is taken (also across instances). */
@@ -88,6 +93,13 @@ export interface AccountStore {
   getInvite(id: string): Promise<InviteRecord | undefined>
   /** Marks it used; false when it was already used (two tabs racing), so a link works once. */
   useInvite(id: string, at: string): Promise<boolean>
+  /**
+   * Claims an unused, unexpired invite and creates `account` with it, as one step: the claim comes
+   * first, so however many sign-ups race for one link (across instances too) exactly one account
+   * is made; `used` when the link was gone. When the account's email is taken nothing changes and
+   * the link stays usable (`email_taken`).
+   */
+  redeemInvite(id: string, at: string, account: AccountRecord): Promise<InviteRedemption>
 
   createDeviceGrant(grant: DeviceGrantRecord): Promise<void>
   getDeviceGrant(id: string): Promise<DeviceGrantRecord | undefined>
@@ -101,6 +113,11 @@ export interface AccountStore {
     from: DeviceGrantStatus,
     patch: Partial<DeviceGrantRecord>,
   ): Promise<boolean>
+  /**
+   * Ends every pending grant (its expiry set to `at`), after repeated wrong user codes (RFC 8628
+   * §5.1): a guesser then has nothing left to find. Returns how many were ended.
+   */
+  expirePendingDeviceGrants(at: string): Promise<number>
   /** Records a poll; returns the previous poll time (across instances on a shared backend). */
   touchDeviceGrant(id: string, at: string): Promise<string | null>
   /**

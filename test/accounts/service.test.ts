@@ -27,6 +27,14 @@ const accounts = (
 ) =>
   new Accounts({ store, accounts: store.accounts, signup, initialCredits: 7, throttle, passwordCost: FAST })
 
+/** A sign-up that must have made its account (a taken email answers null). */
+const made = async <T>(p: Promise<T | null>): Promise<T> => {
+  const a = await p
+  if (!a) throw new Error('sign-up made no account')
+  return a
+}
+const W = { session: 's1', client: 'c1' }
+
 const code = async (p: Promise<unknown>) => {
   try {
     await p
@@ -65,10 +73,10 @@ describe('passwords', () => {
 
 describe('sign-up policies and links', () => {
   it('open lets anyone in with the initial credits; closed and invite refuse without a link', async () => {
-    const a = await accounts('open').signUp('Ada@example.com', PW)
+    const a = await made(accounts('open').signUp('Ada@example.com', PW))
     expect(a.email).toBe('ada@example.com')
     expect(await store.users.availableCredits(a.user_id)).toBe(7)
-    expect(await code(accounts('open').signUp('ada@example.com', PW))).toBe('email_taken')
+    expect(await accounts('open').signUp('ada@example.com', PW)).toBeNull()
     expect(await code(accounts('closed').signUp('bob@example.com', PW))).toBe('signup_closed')
     expect(await code(accounts('invite').signUp('bob@example.com', PW))).toBe('signup_closed')
     expect(await code(accounts('open').signUp('bob@example.com', 'short'))).toBe('weak_password')
@@ -78,7 +86,7 @@ describe('sign-up policies and links', () => {
     const svc = accounts('closed')
     const token = await svc.createInvite({ email: 'bob@example.com', credits: 3 })
     expect(await code(svc.signUp('eve@example.com', PW, token))).toBe('invalid_email')
-    const bob = await svc.signUp('bob@example.com', PW, token)
+    const bob = await made(svc.signUp('bob@example.com', PW, token))
     expect(await store.users.availableCredits(bob.user_id)).toBe(3)
     expect(await code(svc.signUp('bob2@example.com', PW, token))).toBe('invalid_link')
   })
@@ -116,10 +124,10 @@ describe('sessions', () => {
     await svc.signUp('ada@example.com', PW)
     const here = await svc.signIn('ada@example.com', PW, 'c1')
     const elsewhere = await svc.signIn('ada@example.com', PW, 'c2')
-    expect(await code(svc.changePassword(here, 'wrong password', 'new password 123'))).toBe(
+    expect(await code(svc.changePassword(here, 'wrong password', 'new password 123', 'c1'))).toBe(
       'invalid_credentials',
     )
-    await svc.changePassword(here, PW, 'new password 123')
+    await svc.changePassword(here, PW, 'new password 123', 'c1')
     expect(await svc.sessionFor(here.token)).toBeDefined()
     expect(await svc.sessionFor(elsewhere.token)).toBeUndefined()
     expect(await code(svc.signIn('ada@example.com', PW, 'c1'))).toBe('invalid_credentials')
@@ -158,7 +166,7 @@ describe('sessions', () => {
 
   it('disabling ends sessions, refuses sign-in and revokes the keys', async () => {
     const svc = accounts()
-    const ada = await svc.signUp('ada@example.com', PW)
+    const ada = await made(svc.signUp('ada@example.com', PW))
     const s = await svc.signIn('ada@example.com', PW, 'c1')
     const { record } = await svc.createKey(ada.user_id, 'laptop')
     await svc.disable(ada.id)
@@ -171,8 +179,8 @@ describe('sessions', () => {
 describe('keys of an account', () => {
   it('lists only its own keys; another user cannot revoke them', async () => {
     const svc = accounts()
-    const ada = await svc.signUp('ada@example.com', PW)
-    const bob = await svc.signUp('bob@example.com', PW)
+    const ada = await made(svc.signUp('ada@example.com', PW))
+    const bob = await made(svc.signUp('bob@example.com', PW))
     const { key, record } = await svc.createKey(ada.user_id, 'ci')
     expect(key).toMatch(/^shk_live_/)
     await svc.createKey(bob.user_id, 'bob key')
@@ -185,13 +193,13 @@ describe('keys of an account', () => {
 describe('device grant', () => {
   it('pending, then slow_down when polled too fast, then the key once after approval', async () => {
     const svc = accounts()
-    const ada = await svc.signUp('ada@example.com', PW)
-    const g = await svc.startDeviceGrant('laptop')
+    const ada = await made(svc.signUp('ada@example.com', PW))
+    const g = await svc.startDeviceGrant('laptop', '192.0.2.1')
     expect((await svc.pollDeviceGrant(g.deviceCode)).status).toBe('authorization_pending')
     expect((await svc.pollDeviceGrant(g.deviceCode)).status).toBe('slow_down')
-    expect((await svc.pendingGrant(g.userCode.toLowerCase()))?.name).toBe('laptop')
-    await svc.answerDeviceGrant(ada, g.userCode, true)
-    expect(await code(svc.answerDeviceGrant(ada, g.userCode, true))).toBe('invalid_code')
+    expect((await svc.pendingGrant(g.userCode.toLowerCase(), W))?.name).toBe('laptop')
+    await svc.answerDeviceGrant(ada, g.userCode, true, W)
+    expect(await code(svc.answerDeviceGrant(ada, g.userCode, true, W))).toBe('invalid_code')
     const r = await svc.pollDeviceGrant(g.deviceCode)
     expect(r.status).toBe('approved')
     if (r.status !== 'approved') return
@@ -203,9 +211,9 @@ describe('device grant', () => {
 
   it('denied is access_denied; an unknown device code is expired_token', async () => {
     const svc = accounts()
-    const ada = await svc.signUp('ada@example.com', PW)
-    const g = await svc.startDeviceGrant('laptop')
-    await svc.answerDeviceGrant(ada, g.userCode, false)
+    const ada = await made(svc.signUp('ada@example.com', PW))
+    const g = await svc.startDeviceGrant('laptop', '192.0.2.1')
+    await svc.answerDeviceGrant(ada, g.userCode, false, W)
     expect((await svc.pollDeviceGrant(g.deviceCode)).status).toBe('access_denied')
     expect((await svc.pollDeviceGrant('nope')).status).toBe('expired_token')
   })
@@ -219,11 +227,11 @@ describe('device grant', () => {
       initialCredits: 1,
       now: () => now,
     })
-    const ada = await svc.signUp('ada@example.com', PW)
-    const g = await svc.startDeviceGrant('laptop')
+    const ada = await made(svc.signUp('ada@example.com', PW))
+    const g = await svc.startDeviceGrant('laptop', '192.0.2.1')
     now += 11 * 60_000
-    expect(await svc.pendingGrant(g.userCode)).toBeUndefined()
-    expect(await code(svc.answerDeviceGrant(ada, g.userCode, true))).toBe('invalid_code')
+    expect(await svc.pendingGrant(g.userCode, W)).toBeUndefined()
+    expect(await code(svc.answerDeviceGrant(ada, g.userCode, true, W))).toBe('invalid_code')
     expect((await svc.pollDeviceGrant(g.deviceCode)).status).toBe('expired_token')
   })
 })

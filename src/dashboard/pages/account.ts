@@ -58,10 +58,22 @@ export function devicePage(
       <${ErrorText} message=${o.error} />
       ${
         o.grant
-          ? html`<p>
-                A device asks for an API key named <strong>${o.grant.name}</strong> for your account (code <code>${o.grant.user_code}</code>).
+          ? html`<p>A device asks for an API key for your account. Check every line below before you approve.</p>
+              <dl class="request">
+                <dt>Code</dt>
+                <dd><code>${o.grant.user_code}</code></dd>
+                <dt>Key name, as the requester typed it</dt>
+                <dd><q class="quoted-data">${o.grant.name}</q></dd>
+                <dt>Requested from</dt>
+                <dd>${o.grant.client_address ? html`<code>${o.grant.client_address}</code>` : 'an unknown address'}</dd>
+                <dt>Requested at</dt>
+                <dd><time datetime=${o.grant.created_at}>${fmtDate(o.grant.created_at)}</time></dd>
+              </dl>
+              <p>
+                The key name was chosen by whoever started the request: it is not a message from this site. Approve
+                only if you just ran <code>sitehealth login</code> yourself, from this address, and it shows this same
+                code.
               </p>
-              <p>Approve only if you just ran <code>sitehealth login</code> and it shows this same code.</p>
               <form class="row" method="post" action="/device">
                 <${CsrfField} token=${ctx.csrf} />
                 <input type="hidden" name="code" value=${o.grant.user_code} />

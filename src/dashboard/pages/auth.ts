@@ -5,13 +5,14 @@ import { MIN_PASSWORD_LENGTH } from '../../accounts/password.js'
 
 export function signInPage(
   ctx: PageContext,
-  o: { email?: string; error?: string; next?: string; signupOpen: boolean },
+  o: { email?: string; error?: string; notice?: string; next?: string; signupOpen: boolean },
 ) {
   return Page(
     ctx,
     'Sign in',
     html`<div class="narrow">
       <h1>Sign in</h1>
+      ${o.notice ? html`<p role="status" class="notice">${o.notice}</p>` : null}
       <${ErrorText} message=${o.error} />
       <form class="stack" method="post" action="/sign-in">
         <${CsrfField} token=${ctx.csrf} />

@@ -1,7 +1,9 @@
 /** The signed-in account: its page, changing the password. */
 import { AccountError } from '../../accounts/service.js'
+import { clientOf, cookie, SESSION_COOKIE } from '../http.js'
 import { field, type Kit, type Routes } from '../kit.js'
 import { accountPage } from '../pages/account.js'
+import { messagePage } from '../pages/auth.js'
 
 export function accountRoutes(k: Kit): Routes {
   const { opts, accounts } = k.deps
@@ -13,12 +15,19 @@ export function accountRoutes(k: Kit): Routes {
   const passwordChange = k.signedPost(async (event, form, s) => {
     const credits = await store.users.availableCredits(s.account.user_id)
     try {
-      await accounts.changePassword(s, field(form, 'current'), field(form, 'password'))
+      await accounts.changePassword(s, field(form, 'current'), field(form, 'password'), clientOf(event))
       return k.page(
         accountPage(k.ctx(event, s), { credits, done: 'Password changed. Other sessions are signed out.' }),
       )
     } catch (err) {
       if (!(err instanceof AccountError)) throw err
+      if (err.code === 'signed_out') {
+        const res = k.page(messagePage(k.ctx(event, undefined), 'Signed out', err.message), 429, {
+          'set-cookie': cookie(SESSION_COOKIE, '', k.secure(event), 0),
+        })
+        if (err.retryAfterSec) res.headers.set('retry-after', String(err.retryAfterSec))
+        return res
+      }
       return k.page(accountPage(k.ctx(event, s), { credits, error: err.message }), 400)
     }
   })

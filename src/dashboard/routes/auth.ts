@@ -51,9 +51,9 @@ export function authRoutes(k: Kit): Routes {
       if (!signupOpen())
         return k.signedOutPage(event, (c) => messagePage(c, 'Sign-up is closed', closedMessage()), 403)
       try {
+        // the same answer whether or not the email had an account (no enumeration)
         await accounts.signUp(email, password)
-        const r = await accounts.signIn(email, password, clientOf(event))
-        return k.startSession(r.token, '/', event)
+        return seeOther('/?signed-up')
       } catch (err) {
         if (!(err instanceof AccountError)) throw err
         return k.signedOutPage(

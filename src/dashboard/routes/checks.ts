@@ -1,6 +1,6 @@
 /** The overview at `/` (or the sign-in page), the saved checks, and running a check. */
 import { seeOther } from '../http.js'
-import { field, param, UUID, type Handler, type Kit, type Routes } from '../kit.js'
+import { field, param, SIGNED_UP_NOTICE, UUID, type Handler, type Kit, type Routes } from '../kit.js'
 import { signInPage } from '../pages/auth.js'
 import { checkPage, checksPage, overviewPage, runPage } from '../pages/checks.js'
 import { RunRefused, runForUser } from '../run.js'
@@ -14,7 +14,10 @@ export function homeRoute(k: Kit): Routes {
     const s = await k.who(event)
     if (!s) {
       const next = event.url.searchParams.get('next') ?? undefined
-      return k.signedOutPage(event, (c) => signInPage(c, { next, signupOpen: accounts.signup === 'open' }))
+      const notice = event.url.searchParams.has('signed-up') ? SIGNED_UP_NOTICE : undefined
+      return k.signedOutPage(event, (c) =>
+        signInPage(c, { next, notice, signupOpen: accounts.signup === 'open' }),
+      )
     }
     const { items } = await store.checks.list(s.account.user_id, { limit: 10 })
     return k.page(

@@ -2,7 +2,7 @@
 import { AccountError } from '../../accounts/service.js'
 import { ACCOUNT_PATHS } from '../../contract/accounts.js'
 import { pathFor } from '../../contract/routes.js'
-import { clientOf } from '../http.js'
+import { clientOf, seeOther } from '../http.js'
 import { field, param, type Handler, type Kit, type Routes } from '../kit.js'
 import { messagePage, signUpPage } from '../pages/auth.js'
 
@@ -43,10 +43,12 @@ export function inviteRoutes(k: Kit): Routes {
       const password = field(form, 'password')
       const action = pathFor(ACCOUNT_PATHS.invitePage, { token })
       try {
-        const account =
-          invite?.kind === 'setup'
-            ? await accounts.completeSetup(token, password)
-            : await accounts.signUp(email, password, token)
+        if (invite?.kind !== 'setup') {
+          // as open sign-up: the same answer whether or not the email had an account
+          await accounts.signUp(email, password, token)
+          return seeOther('/?signed-up')
+        }
+        const account = await accounts.completeSetup(token, password)
         const r = await accounts.signIn(account.email, password, clientOf(event))
         return k.startSession(r.token, '/', event)
       } catch (err) {

@@ -6,6 +6,7 @@
  */
 import type { H3Event } from 'h3'
 import type { SignedIn } from '../../accounts/service.js'
+import { keyNameProblem } from '../../contract/key-name.js'
 import { deriveSecretKey, secretBox } from '../../shared/index.js'
 import { cookie, readCookie, seeOther } from '../http.js'
 import { field, param, type Handler, type Kit, type Routes } from '../kit.js'
@@ -50,13 +51,10 @@ export function keyRoutes(k: Kit): Routes {
   })
   const keyCreate = k.signedPost(async (event, form, s) => {
     const name = field(form, 'name').trim()
-    if (!name || name.length > 100)
+    const problem = keyNameProblem(name)
+    if (problem)
       return k.page(
-        keysPage(k.ctx(event, s), {
-          keys: await accounts.keysOf(s.account.user_id),
-          error: 'Give the key a name of 1 to 100 characters.',
-          name,
-        }),
+        keysPage(k.ctx(event, s), { keys: await accounts.keysOf(s.account.user_id), error: problem, name }),
         400,
       )
     const { key } = await accounts.createKey(s.account.user_id, name)

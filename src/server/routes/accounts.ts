@@ -2,7 +2,8 @@
  * JSON routes of accounts: the device grant (`sitehealth login`), a key revoking itself
  * (`sitehealth logout`), and the admin API's users and invites (`sitehealth users ...`).
  */
-import { getRequestIP, type H3Event } from 'h3'
+import type { H3Event } from 'h3'
+import { clientAddress } from '../client-address.js'
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible'
 import {
   ACCOUNT_PATHS,
@@ -20,7 +21,9 @@ import {
   type UserCreated,
   type UserList,
 } from '../../contract/index.js'
-import { authenticate, authenticateAdmin } from '../auth.js'
+import { authenticateAdmin } from '../auth.js'
+import { keyGuard } from '../guard.js'
+import type { RateLimiter } from '../rate-limit.js'
 import { parseWith, readJson } from '../body.js'
 import type { ServerOptions } from '../context.js'
 import { ServiceError, badRequest, notFound } from '../errors.js'
@@ -49,7 +52,8 @@ function fromAccountError(err: unknown): unknown {
   return badRequest(err.message)
 }
 
-export function accountApiRoutes(opts: ServerOptions, accounts: Accounts) {
+export function accountApiRoutes(opts: ServerOptions, accounts: Accounts, limiter: RateLimiter) {
+  const guard = keyGuard(opts, limiter)
   // A device code costs a write: bound how fast one client can ask for them (on every instance).
   const codeOpts = { points: 10, duration: 60, keyPrefix: 'device' }
   const codeLimiter = accounts.db.limiter?.(codeOpts) ?? new RateLimiterMemory(codeOpts)
@@ -60,7 +64,7 @@ export function accountApiRoutes(opts: ServerOptions, accounts: Accounts) {
       POST: async (event: H3Event): Promise<DeviceCode> => {
         const { name } = parseWith(DeviceCodeRequest, await readJson(event), 'device code request')
         try {
-          await codeLimiter.consume(getRequestIP(event) ?? 'unknown')
+          await codeLimiter.consume(clientAddress(event))
         } catch (e) {
           if (!(e instanceof RateLimiterRes)) throw e
           const wait = Math.ceil(e.msBeforeNext / 1000)
@@ -68,7 +72,7 @@ export function accountApiRoutes(opts: ServerOptions, accounts: Accounts) {
             'retry-after': String(wait),
           })
         }
-        const grant = await accounts.startDeviceGrant(name)
+        const grant = await accounts.startDeviceGrant(name, clientAddress(event))
         const page = `${originOf(opts, event)}${ACCOUNT_PATHS.devicePage}`
         return {
           device_code: grant.deviceCode,
@@ -105,7 +109,8 @@ export function accountApiRoutes(opts: ServerOptions, accounts: Accounts) {
     },
     [ACCOUNT_PATHS.revokeSelf]: {
       POST: async (event: H3Event): Promise<KeyRevoked> => {
-        const key = await authenticate(event, opts.store)
+        // counted like every key route, so its answer carries RateLimit and RateLimit-Policy too
+        const key = await guard(event, 'api')
         const revoked = await accounts.revokeKey(key.user_id, key.id)
         return { id: revoked.id, revoked_at: revoked.revoked_at! }
       },

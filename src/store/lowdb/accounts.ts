@@ -13,6 +13,7 @@ import type {
   DeviceGrantRecord,
   DeviceGrantStatus,
   InviteRecord,
+  InviteRedemption,
   SessionRecord,
 } from '../types.js'
 import type { Chain, LowdbContext } from './context.js'
@@ -138,14 +139,27 @@ export class LowdbAccounts implements AccountStore {
     })
   }
 
+  redeemInvite(id: string, at: string, account: AccountRecord) {
+    return this.write((d): InviteRedemption => {
+      const i = d.invites.find((x) => x.id === id)
+      if (!i || i.used_at || i.expires_at <= at) return 'used'
+      if (d.accounts.some((a) => a.email === account.email)) return 'email_taken'
+      i.used_at = at
+      d.accounts.push(account)
+      return 'redeemed'
+    })
+  }
+
   async createDeviceGrant(grant: DeviceGrantRecord) {
     await this.write((d) => d.device_grants.push(grant))
   }
   async getDeviceGrant(id: string) {
-    return this.doc.device_grants.find((g) => g.id === id)
+    const g = this.doc.device_grants.find((x) => x.id === id)
+    return g && { ...g, client_address: g.client_address ?? null }
   }
   async findDeviceGrantByUserCode(userCode: string) {
-    return this.doc.device_grants.find((g) => g.user_code === userCode)
+    const g = this.doc.device_grants.find((x) => x.user_code === userCode)
+    return g && { ...g, client_address: g.client_address ?? null }
   }
   transitionDeviceGrant(id: string, from: DeviceGrantStatus, patch: Partial<DeviceGrantRecord>) {
     return this.write((d) => {
@@ -153,6 +167,17 @@ export class LowdbAccounts implements AccountStore {
       if (!g || g.status !== from) return false
       Object.assign(g, patch, { id: g.id })
       return true
+    })
+  }
+  expirePendingDeviceGrants(at: string) {
+    return this.write((d) => {
+      let n = 0
+      for (const g of d.device_grants)
+        if (g.status === 'pending' && g.expires_at > at) {
+          g.expires_at = at
+          n++
+        }
+      return n
     })
   }
   async touchDeviceGrant(id: string, at: string): Promise<string | null> {

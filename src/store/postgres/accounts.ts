@@ -16,6 +16,7 @@ import type {
   DeviceGrantRecord,
   DeviceGrantStatus,
   InviteRecord,
+  InviteRedemption,
   LimiterOptions,
   SessionRecord,
 } from '../accounts.js'
@@ -88,6 +89,7 @@ const toGrant = (r: GrantRow): DeviceGrantRecord => ({
   created_at: r.created_at.toISOString(),
   expires_at: r.expires_at.toISOString(),
   polled_at: iso(r.polled_at),
+  client_address: r.client_address ?? null,
 })
 
 /** Columns a patch may set, with how each value is cast. */
@@ -236,14 +238,41 @@ export class PgAccounts implements AccountStore {
     return Number(r.numAffectedRows ?? 0) > 0
   }
 
+  /**
+   * One transaction: the conditional UPDATE claims the link (a racing transaction waits on the
+   * row, then finds it used), then the account is inserted; a taken email rolls the claim back.
+   */
+  async redeemInvite(id: string, at: string, account: AccountRecord): Promise<InviteRedemption> {
+    const outcome = await this.db
+      .transaction()
+      .execute(async (trx) => {
+        const claim = await sql`
+          UPDATE invites SET used_at = ${at}::timestamptz
+          WHERE id = ${id} AND used_at IS NULL AND expires_at > ${at}::timestamptz`.execute(trx)
+        if (Number(claim.numAffectedRows ?? 0) === 0) return 'used' as const
+        await sql`
+          INSERT INTO accounts (id, email, password_hash, user_id, admin, disabled_at, created_at)
+          VALUES (${account.id}, ${account.email}, ${account.password_hash}, ${account.user_id},
+            ${account.admin}, ${account.disabled_at}::timestamptz, ${account.created_at}::timestamptz)`.execute(
+          trx,
+        )
+        return 'redeemed' as const
+      })
+      .catch((err: unknown) => {
+        if (isUniqueViolation(err, 'accounts_by_email')) return 'email_taken' as const
+        throw err
+      })
+    return outcome
+  }
+
   async createDeviceGrant(g: DeviceGrantRecord): Promise<void> {
     await sql`DELETE FROM device_grants WHERE expires_at <= ${this.nowIso()}::timestamptz`.execute(this.db)
     await sql`
-      INSERT INTO device_grants (id, user_code, name, status, account_id, key_id, created_at, expires_at, polled_at)
+      INSERT INTO device_grants (id, user_code, name, status, account_id, key_id, created_at, expires_at, polled_at,
+        client_address)
       VALUES (${g.id}, ${g.user_code}, ${g.name}, ${g.status}, ${g.account_id}, ${g.key_id},
-        ${g.created_at}::timestamptz, ${g.expires_at}::timestamptz, ${g.polled_at}::timestamptz)`.execute(
-      this.db,
-    )
+        ${g.created_at}::timestamptz, ${g.expires_at}::timestamptz, ${g.polled_at}::timestamptz,
+        ${g.client_address})`.execute(this.db)
   }
   async getDeviceGrant(id: string): Promise<DeviceGrantRecord | undefined> {
     const { rows } = await sql<GrantRow>`SELECT * FROM device_grants WHERE id = ${id}`.execute(this.db)
@@ -265,6 +294,12 @@ export class PgAccounts implements AccountStore {
     const r = await sql`
       UPDATE device_grants SET ${sql.join(set)} WHERE id = ${id} AND status = ${from}`.execute(this.db)
     return Number(r.numAffectedRows ?? 0) > 0
+  }
+  async expirePendingDeviceGrants(at: string): Promise<number> {
+    const r = await sql`
+      UPDATE device_grants SET expires_at = ${at}::timestamptz
+      WHERE status = 'pending' AND expires_at > ${at}::timestamptz`.execute(this.db)
+    return Number(r.numAffectedRows ?? 0)
   }
   async touchDeviceGrant(id: string, at: string): Promise<string | null> {
     // the row lock orders polls arriving through different instances: each sees the one before

@@ -219,9 +219,11 @@ export async function importDataDir(
     }
     for (const g of acc.device_grants) {
       const r = await sql`
-        INSERT INTO device_grants (id, user_code, name, status, account_id, key_id, created_at, expires_at, polled_at)
+        INSERT INTO device_grants (id, user_code, name, status, account_id, key_id, created_at, expires_at, polled_at,
+          client_address)
         VALUES (${g.id}, ${g.user_code}, ${g.name}, ${g.status}, ${g.account_id}, ${g.key_id},
-          ${g.created_at}::timestamptz, ${g.expires_at}::timestamptz, ${g.polled_at}::timestamptz)
+          ${g.created_at}::timestamptz, ${g.expires_at}::timestamptz, ${g.polled_at}::timestamptz,
+          ${g.client_address ?? null})
         ON CONFLICT DO NOTHING`.execute(trx)
       summary.accounts.device_grants += n(r)
     }

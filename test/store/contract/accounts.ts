@@ -112,8 +112,12 @@ export function accountsContract(t: ContractContext): void {
       created_at: '2026-01-01T00:00:00.000Z',
       expires_at: FUTURE,
       polled_at: null,
+      client_address: '198.51.100.7',
     })
-    expect((await store.accounts.findDeviceGrantByUserCode('BCDF-GHJK'))?.id).toBe('g1')
+    expect(await store.accounts.findDeviceGrantByUserCode('BCDF-GHJK')).toMatchObject({
+      id: 'g1',
+      client_address: '198.51.100.7',
+    })
     const approvals = await Promise.all([
       store.accounts.transitionDeviceGrant('g1', 'pending', { status: 'approved', account_id: 'a1' }),
       store.accounts.transitionDeviceGrant('g1', 'pending', { status: 'denied', account_id: 'a2' }),
@@ -131,5 +135,71 @@ export function accountsContract(t: ContractContext): void {
     expect(await store.accounts.touchDeviceGrant('g1', '2026-01-01T00:00:02.000Z')).toBe(
       '2026-01-01T00:00:01.000Z',
     )
+  })
+
+  const invite = (id: string, expires_at = FUTURE) => ({
+    id,
+    kind: 'invite' as const,
+    account_id: null,
+    email: null,
+    admin: false,
+    credits: 5,
+    created_at: '2026-01-01T00:00:00.000Z',
+    expires_at,
+    used_at: null,
+  })
+
+  it('redeems an invite into exactly one account however many race; a taken email keeps the link', async ({
+    skip,
+  }) => {
+    let store = await open(skip)
+    const at = '2026-06-01T00:00:00.000Z'
+    await store.accounts.createAccount(account('a0', 'ada@example.com'))
+    await store.accounts.createInvite(invite('i1'))
+    await store.accounts.createInvite(invite('old', PAST))
+    // a taken email changes nothing: the account is not made and the link stays usable
+    expect(await store.accounts.redeemInvite('i1', at, account('x', 'ada@example.com'))).toBe('email_taken')
+    expect((await store.accounts.getInvite('i1'))?.used_at).toBeNull()
+    const outcomes = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        store.accounts.redeemInvite('i1', at, account(`r${i}`, `user${i}@example.com`)),
+      ),
+    )
+    expect(outcomes.filter((o) => o === 'redeemed')).toHaveLength(1)
+    expect(outcomes.filter((o) => o === 'used')).toHaveLength(7)
+    expect(await store.accounts.redeemInvite('old', at, account('y', 'old@example.com'))).toBe('used')
+    store = (await t.reopen(store)) as typeof store
+    expect(await store.accounts.listAccounts()).toHaveLength(2)
+    expect(await store.accounts.getInvite('i1')).toBeUndefined()
+  })
+
+  it('ends every pending device grant at once, and only pending ones', async ({ skip }) => {
+    let store = await open(skip)
+    const grant = (id: string, user_code: string, status: 'pending' | 'approved') => ({
+      id,
+      user_code,
+      name: 'laptop',
+      status,
+      account_id: null,
+      key_id: null,
+      created_at: '2026-01-01T00:00:00.000Z',
+      expires_at: FUTURE,
+      polled_at: null,
+      client_address: null,
+    })
+    await store.accounts.createDeviceGrant(grant('g1', 'BCDF-GHJK', 'pending'))
+    await store.accounts.createDeviceGrant(grant('g2', 'BCDF-GHJL', 'pending'))
+    await store.accounts.createDeviceGrant(grant('g3', 'BCDF-GHJM', 'approved'))
+    const at = '2026-06-01T00:00:00.000Z'
+    expect(await store.accounts.expirePendingDeviceGrants(at)).toBe(2)
+    store = (await t.reopen(store)) as typeof store
+    // ended: expired at `at` (a backend may also drop expired grants at its next write)
+    const g1 = await store.accounts.getDeviceGrant('g1')
+    expect(g1 === undefined || g1.expires_at === at).toBe(true)
+    expect(await store.accounts.findDeviceGrantByUserCode('BCDF-GHJL')).not.toMatchObject({
+      expires_at: FUTURE,
+    })
+    expect((await store.accounts.getDeviceGrant('g3'))?.expires_at).toBe(FUTURE)
+    expect(await store.accounts.expirePendingDeviceGrants(at)).toBe(0)
   })
 }

@@ -54,8 +54,8 @@ describePg('accounts on PostgreSQL, two instances', () => {
 
   it('a session made through one instance is live on the other; signing out ends it on both', async () => {
     const { a, b } = await pair()
-    const account = await a.signUp('ada@example.com', PW)
-    expect(await code(b.signUp('ADA@example.com', PW))).toBe('email_taken')
+    const account = (await a.signUp('ada@example.com', PW))!
+    expect(await b.signUp('ADA@example.com', PW)).toBeNull()
     const { token } = await b.signIn('ada@example.com', PW, '198.51.100.1')
     expect((await a.sessionFor(token))?.account.id).toBe(account.id)
     const onA = (await a.sessionFor(token))!
@@ -66,14 +66,18 @@ describePg('accounts on PostgreSQL, two instances', () => {
 
   it('a device grant started on one instance is approved on the other and collected once', async () => {
     const { a, b } = await pair()
-    const account = await a.signUp('bob@example.com', PW)
-    const grant = await a.startDeviceGrant('sitehealth login on laptop')
+    const account = (await a.signUp('bob@example.com', PW))!
+    const grant = await a.startDeviceGrant('sitehealth login on laptop', '198.51.100.2')
     expect((await b.pollDeviceGrant(grant.deviceCode)).status).toBe('authorization_pending')
     // the next poll through the other instance is too soon: the poll time is shared
     expect((await a.pollDeviceGrant(grant.deviceCode)).status).toBe('slow_down')
-    expect((await b.pendingGrant(grant.userCode))?.name).toBe('sitehealth login on laptop')
-    await b.answerDeviceGrant(account, grant.userCode, true)
-    expect(await code(a.answerDeviceGrant(account, grant.userCode, false))).toBe('invalid_code')
+    expect((await b.pendingGrant(grant.userCode, { session: 's1', client: 'c1' }))?.name).toBe(
+      'sitehealth login on laptop',
+    )
+    await b.answerDeviceGrant(account, grant.userCode, true, { session: 's1', client: 'c1' })
+    expect(
+      await code(a.answerDeviceGrant(account, grant.userCode, false, { session: 's1', client: 'c1' })),
+    ).toBe('invalid_code')
     const polls = await Promise.all([
       a.pollDeviceGrant(grant.deviceCode),
       b.pollDeviceGrant(grant.deviceCode),
@@ -101,6 +105,54 @@ describePg('accounts on PostgreSQL, two instances', () => {
       db.url,
       `SELECT key, points FROM ${schema}.account_throttle WHERE key LIKE 'acct:%'`,
     )
-    expect(rows).toEqual([{ key: 'acct:eve@example.com', points: 4 }])
+    // every attempt is counted before its password is checked, the refused ones included
+    expect(rows).toHaveLength(1)
+    expect(rows[0].key).toBe('acct:eve@example.com')
+    expect(rows[0].points).toBeGreaterThanOrEqual(4)
+  })
+
+  it('24 concurrent wrong passwords split over both instances: only the allowed 5 are verified', async () => {
+    const { a, b } = await pair({ perAccount: 5, perClient: 1000, windowSec: 900 })
+    await a.signUp('race@example.com', PW)
+    const results = await Promise.all(
+      Array.from({ length: 24 }, (_, i) =>
+        code((i % 2 ? a : b).signIn('race@example.com', `wrong ${i}`, `203.0.113.${i}`)),
+      ),
+    )
+    expect(results.filter((r) => r === 'invalid_credentials')).toHaveLength(5)
+    expect(results.filter((r) => r === 'throttled')).toHaveLength(19)
+  })
+
+  it('one invite, 8 concurrent sign-ups over both instances: one account, the rest told the link was used', async () => {
+    const { a, b } = await pair()
+    const token = await a.createInvite({ credits: 40 })
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        (i % 2 ? a : b).signUp(`user${i}@example.com`, PW, token).then(
+          (acc) => (acc ? 'created' : 'null'),
+          (err: unknown) => (err instanceof AccountError ? `${err.code}: ${err.message}` : String(err)),
+        ),
+      ),
+    )
+    expect(results.filter((r) => r === 'created')).toHaveLength(1)
+    for (const r of results.filter((x) => x !== 'created')) expect(r).toMatch(/^invalid_link: .*already used/)
+    expect(await a.db.listAccounts()).toHaveLength(1)
+  })
+
+  it('wrong device codes through both instances meet one limit, then the pending code ends', async () => {
+    const { a, b } = await pair()
+    const account = (await a.signUp('dev@example.com', PW))!
+    const grant = await a.startDeviceGrant('laptop', '198.51.100.3')
+    const tries = await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        code((i % 2 ? a : b).answerDeviceGrant(account, 'BBBB-BBBB', true, { session: 's1', client: 'c1' })),
+      ),
+    )
+    expect(tries.filter((t) => t === 'invalid_code').length).toBeLessThanOrEqual(10)
+    for (let i = 0; i < 30; i++)
+      await code(
+        (i % 2 ? a : b).answerDeviceGrant(account, 'CCCC-CCCC', true, { session: `x${i}`, client: `y${i}` }),
+      )
+    expect((await b.pollDeviceGrant(grant.deviceCode)).status).toBe('expired_token')
   })
 })

@@ -172,7 +172,19 @@ describePg('several serve instances on one PostgreSQL database', () => {
         body: `email=dora%40example.com&password=correct+horse+battery&_csrf=${csrf}`,
       })
       expect(signUp.status).toBe(303)
-      const session = /sh_session=([^;]+)/.exec(signUp.headers.get('set-cookie') ?? '')![1]
+      // sign-up never signs in (it answers alike for taken emails): sign in through the other instance
+      const signIn = await fetch(`${b.url}/sign-in`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          cookie: `sh_csrf=${csrf}`,
+          origin: b.url,
+        },
+        body: `email=dora%40example.com&password=correct+horse+battery&_csrf=${csrf}`,
+      })
+      expect(signIn.status).toBe(303)
+      const session = /sh_session=([^;]+)/.exec(signIn.headers.get('set-cookie') ?? '')![1]
       const cookie = `sh_session=${session}`
 
       // `sitehealth login`: the code is asked of b, polled on a, approved on b with a page of a
@@ -349,6 +361,7 @@ describePg('several serve instances on one PostgreSQL database', () => {
         },
         monitors: { copied: 1, present: 0, runs: before.runs.length, events: before.events.length },
         accounts: { copied: 1, present: 0, sessions: 0, invites: 1, device_grants: 0 },
+        status_pages: { copied: 0, present: 0 },
       })
       const second = await cli(importArgs, env)
       expect(second.exitCode, second.stderr).toBe(0)
@@ -424,6 +437,7 @@ describePg('several serve instances on one PostgreSQL database', () => {
       const signUp = await send(a.url, '/sign-up')
       const account = { email: 'ana@example.com', password: 'correct horse battery staple' }
       expect((await send(a.url, '/sign-up', { ...account, _csrf: csrf(signUp.html) })).status).toBe(303)
+      expect((await send(b.url, '/sign-in', { ...account, _csrf: csrf(signUp.html) })).status).toBe(303)
       const keys = await send(b.url, '/keys')
       expect(keys.status).toBe(200)
       const created = await send(a.url, '/keys', { name: 'laptop', _csrf: csrf(keys.html) })

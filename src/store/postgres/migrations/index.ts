@@ -9,6 +9,7 @@ import { accounts } from './0003-accounts.js'
 import { deliveryLease } from './0004-delivery-lease.js'
 import { statusPages } from './0006-status-pages.js'
 import { monitorRef } from './0007-monitor-ref.js'
+import { accountHardening } from './0008-account-hardening.js'
 
 export const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': initial,
@@ -17,4 +18,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0004-delivery-lease': deliveryLease,
   '0006-status-pages': statusPages,
   '0007-monitor-ref': monitorRef,
+  '0008-account-hardening': accountHardening,
 }
