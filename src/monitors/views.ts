@@ -1,7 +1,7 @@
 /** From stored records to the wire shapes of docs/decisions.md#monitors-and-alerts and #monitoring-depth. */
-import { createHash } from 'node:crypto'
+import { channelFingerprint } from '../contract/fingerprint.js'
 import type { UptimeWindows } from '../contract/monitoring.js'
-import type { ChannelType, Monitor, MonitorEvent, MonitorRun, MonitorState } from '../contract/monitors.js'
+import type { Monitor, MonitorEvent, MonitorRun, MonitorState } from '../contract/monitors.js'
 import { alertsOf, type EventRecord, type MonitorRecord, type RunRecord } from '../store/monitors.js'
 import { maskTarget } from './channels/format.js'
 
@@ -73,9 +73,4 @@ export function eventView(e: EventRecord): MonitorEvent {
     check_id: e.check?.id ?? null,
     deliveries: e.deliveries,
   }
-}
-
-/** A channel's target as a digest (the `fingerprint` of the Channel shape). */
-export function channelFingerprint(type: ChannelType, target: string): string {
-  return `sha256:${createHash('sha256').update(`${type}\n${target}`, 'utf8').digest('hex')}`
 }

@@ -1,0 +1,90 @@
+/**
+ * The shape of `sitehealth.yaml` (docs/decisions.md#monitors-as-code), built from the same zod
+ * shapes the API validates with, so the file, the API and the shipped JSON Schema
+ * (`schema/sitehealth.schema.json`, generated from this by `scripts/build-schema.js`) can never
+ * disagree. A monitor here is a MonitorCreate with a required `ref`, `every` instead of
+ * interval_seconds, and channels by name; a status page lists monitors by ref.
+ */
+import { z } from 'zod'
+import { ChannelRequest, MonitorCreate, MonitorRef } from '../contract/monitors.js'
+import { StatusPageCreate } from '../contract/status-pages.js'
+
+export const NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$'
+const ChannelName = z
+  .string()
+  .regex(new RegExp(NAME_PATTERN), {
+    message: 'a channel name is 1 to 64 letters, digits, dots, dashes and underscores',
+  })
+  .meta({ description: 'A channel named under `channels:`.' })
+
+/** `90`, `90s`, `5m`, `1h`, `1d`. */
+export const EVERY_PATTERN = '^\\s*\\d+\\s*[smhdSMHD]?\\s*$'
+const Every = z
+  .union([
+    z.int().min(1),
+    z.string().regex(new RegExp(EVERY_PATTERN), { message: 'write an interval such as 90s, 5m, 1h or 1d' }),
+  ])
+  .meta({ description: 'How often: 90s, 5m, 1h, 1d, or seconds (default 5m).' })
+
+/** A channel as written in the file: the request shape without the labels deploy adds itself. */
+const FileChannel = z
+  .discriminatedUnion(
+    'type',
+    (ChannelRequest.options as readonly z.ZodObject[]).map((o) =>
+      o.omit({ name: true, source: true }),
+    ) as unknown as [z.ZodObject, ...z.ZodObject[]],
+  )
+  .meta({
+    description:
+      '`{type, url}` for webhook, slack, discord and teams, `{type: email, to}` for email. Values may use ${VAR} (taken from the environment when deploying, never written to a file).',
+  })
+
+const M = MonitorCreate.shape
+export const FileMonitor = z
+  .strictObject({
+    ref: MonitorRef,
+    name: M.name,
+    url: M.url,
+    every: Every.optional(),
+    paused: z.boolean().optional().meta({ description: 'Keep the monitor paused (default: not managed).' }),
+    alerts: M.alerts,
+    channels: z
+      .array(ChannelName)
+      .max(10)
+      .optional()
+      .meta({ description: 'Names of channels under `channels:`.' }),
+  })
+  .meta({ description: 'One monitor; `ref` names it across deploys.' })
+export type FileMonitor = z.infer<typeof FileMonitor>
+
+const P = StatusPageCreate.shape
+export const FileStatusPage = z.strictObject({
+  slug: P.slug,
+  title: P.title,
+  description: P.description,
+  show_urls: P.show_urls,
+  monitors: z.array(MonitorRef).max(100).meta({ description: 'Monitors on the page, by ref, in order.' }),
+})
+export type FileStatusPage = z.infer<typeof FileStatusPage>
+
+export const SitehealthFile = z
+  .strictObject({
+    channels: z.record(ChannelName, FileChannel).optional().meta({ description: 'Alert channels by name.' }),
+    monitors: z.array(FileMonitor).optional(),
+    status_pages: z.array(FileStatusPage).optional(),
+  })
+  .meta({
+    title: 'sitehealth.yaml',
+    description:
+      'Monitors as code: `sitehealth deploy` makes the account match this file (monitors by ref), `sitehealth test` runs its monitors once, `sitehealth pull` writes one.',
+  })
+export type SitehealthFile = z.infer<typeof SitehealthFile>
+export type FileChannel = z.infer<typeof FileChannel>
+
+export const SCHEMA_ID = 'https://unpkg.com/sitehealth/schema/sitehealth.schema.json'
+
+/** The JSON Schema that ships as schema/sitehealth.schema.json (input side: what a file may say). */
+export function fileJsonSchema(): Record<string, unknown> {
+  const schema = z.toJSONSchema(SitehealthFile, { target: 'draft-2020-12', io: 'input' })
+  return { ...schema, $id: SCHEMA_ID }
+}

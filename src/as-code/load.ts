@@ -1,0 +1,193 @@
+/**
+ * Reading `sitehealth.yaml`: YAML parsed by the `yaml` package (it keeps every node's position),
+ * `${VAR}` substituted in channel values from the environment, validated against the file shape
+ * (file-schema.ts), then checked across sections (refs unique, channels and monitors that
+ * exist). Every problem is reported as `FILE:LINE:COL: message`, all at once, before anything is
+ * applied.
+ */
+import { readFile } from 'node:fs/promises'
+import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml'
+import type { z } from 'zod'
+import type { ChannelType } from '../contract/monitors.js'
+import { parseEvery } from '../monitors/interval.js'
+import { SitehealthFile, type FileMonitor, type FileStatusPage } from './file-schema.js'
+
+export const DEFAULT_FILE = 'sitehealth.yaml'
+
+/** A channel of the file with its `${VAR}` resolved; `source` is the value as written. */
+export interface LoadedChannel {
+  name: string
+  type: ChannelType
+  target: string
+  source: string
+}
+
+export interface LoadedMonitor extends Omit<FileMonitor, 'every' | 'channels'> {
+  interval_seconds?: number
+  channels: string[]
+}
+
+export interface Loaded {
+  file: string
+  channels: Map<string, LoadedChannel>
+  monitors: LoadedMonitor[]
+  status_pages: FileStatusPage[]
+}
+
+/** One or more problems with the file; `message` lists them one a line. */
+export class FileError extends Error {
+  override readonly name = 'FileError'
+  readonly code = 'invalid_file'
+  constructor(readonly problems: string[]) {
+    super(problems.join('\n'))
+  }
+}
+
+type Path = (string | number)[]
+
+class Locator {
+  constructor(
+    private readonly file: string,
+    private readonly doc: Document,
+    private readonly lines: LineCounter,
+  ) {}
+
+  /** The position of the node at `path` (of `key`'s key node under it), or of its nearest parent. */
+  at(path: Path, key?: string): string {
+    let node: unknown = this.doc.contents
+    let found: unknown = node
+    const steps = key === undefined ? path : [...path, key]
+    steps.forEach((p, i) => {
+      if (node === undefined) return
+      if (isMap(node)) {
+        const pair = node.items.find(
+          (it) => isPair(it) && isScalar(it.key) && String(it.key.value) === String(p),
+        )
+        node = !pair ? undefined : key !== undefined && i === steps.length - 1 ? pair.key : pair.value
+      } else if (isSeq(node) && typeof p === 'number') node = node.items[p]
+      else node = undefined
+      if (node) found = node
+    })
+    const range = (found as Node | undefined)?.range
+    const { line, col } = this.lines.linePos(range ? range[0] : 0)
+    return `${this.file}:${line}:${col}`
+  }
+}
+
+const VAR = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$\$/g
+
+/** `${VAR}` from the environment (`$$` is a literal `$`); the names that are missing. */
+export function substitute(text: string, env: NodeJS.ProcessEnv): { value: string; missing: string[] } {
+  const missing: string[] = []
+  const value = text.replace(VAR, (whole, name: string | undefined) => {
+    if (whole === '$$') return '$'
+    const v = env[name!]
+    if (v === undefined || v === '') {
+      missing.push(name!)
+      return ''
+    }
+    return v
+  })
+  return { value, missing }
+}
+
+function issueMessage(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'unrecognized_keys') return `unknown key ${issue.keys.map((k) => `"${k}"`).join(', ')}`
+  if (issue.code === 'invalid_union' && issue.path.at(-1) !== undefined) return issue.message
+  return issue.message
+}
+
+/** Parses and checks the text of a file; throws FileError with every problem found. */
+export function loadText(text: string, file: string, env: NodeJS.ProcessEnv = process.env): Loaded {
+  const lines = new LineCounter()
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: true, uniqueKeys: true })
+  if (doc.errors.length > 0)
+    throw new FileError(
+      doc.errors.map((e) => {
+        const pos = e.linePos?.[0]
+        return `${file}:${pos?.line ?? 1}:${pos?.col ?? 1}: ${e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')}`
+      }),
+    )
+  const where = new Locator(file, doc, lines)
+  const raw: unknown = doc.toJS() ?? {}
+  const parsed = SitehealthFile.safeParse(raw)
+  if (!parsed.success)
+    throw new FileError(
+      parsed.error.issues.map((i) => {
+        const path = i.path as Path
+        const loc = i.code === 'unrecognized_keys' ? where.at(path, i.keys[0]) : where.at(path)
+        const field = path.length ? ` (${path.join('.')})` : ''
+        return `${loc}: ${issueMessage(i)}${field}`
+      }),
+    )
+  return crossCheck(parsed.data, file, where, env)
+}
+
+function crossCheck(
+  data: z.infer<typeof SitehealthFile>,
+  file: string,
+  where: Locator,
+  env: NodeJS.ProcessEnv,
+): Loaded {
+  const problems: string[] = []
+  const channels = new Map<string, LoadedChannel>()
+  for (const [name, c] of Object.entries(data.channels ?? {})) {
+    const ch = c as { type: ChannelType; url?: string; to?: string }
+    const field = ch.type === 'email' ? 'to' : 'url'
+    const source = String(ch[field])
+    const { value, missing } = substitute(source, env)
+    for (const v of missing)
+      problems.push(`${where.at(['channels', name, field])}: environment variable ${v} is not set`)
+    channels.set(name, { name, type: ch.type, target: ch.type === 'email' ? value.trim() : value, source })
+  }
+  const refs = new Set<string>()
+  const monitors: LoadedMonitor[] = []
+  ;(data.monitors ?? []).forEach((m, i) => {
+    if (refs.has(m.ref)) problems.push(`${where.at(['monitors', i, 'ref'])}: duplicate ref "${m.ref}"`)
+    refs.add(m.ref)
+    if (m.url === undefined) problems.push(`${where.at(['monitors', i])}: monitor "${m.ref}" needs a url`)
+    else if (m.url.includes('${'))
+      problems.push(`${where.at(['monitors', i, 'url'])}: \${VAR} is only substituted in channels`)
+    let interval: number | undefined
+    if (m.every !== undefined) {
+      interval = typeof m.every === 'number' ? m.every : parseEvery(m.every)
+      if (interval === undefined) problems.push(`${where.at(['monitors', i, 'every'])}: not an interval`)
+    }
+    ;(m.channels ?? []).forEach((c, j) => {
+      if (!channels.has(c))
+        problems.push(`${where.at(['monitors', i, 'channels', j])}: no channel named "${c}" under channels:`)
+    })
+    const { every: _e, channels: names, ...rest } = m
+    monitors.push({ ...rest, interval_seconds: interval, channels: names ?? [] })
+  })
+  const slugs = new Set<string>()
+  ;(data.status_pages ?? []).forEach((p, i) => {
+    if (slugs.has(p.slug))
+      problems.push(`${where.at(['status_pages', i, 'slug'])}: duplicate slug "${p.slug}"`)
+    slugs.add(p.slug)
+    p.monitors.forEach((r, j) => {
+      if (!refs.has(r))
+        problems.push(
+          `${where.at(['status_pages', i, 'monitors', j])}: no monitor with ref "${r}" in this file`,
+        )
+    })
+  })
+  if (problems.length > 0) throw new FileError(problems)
+  return { file, channels, monitors, status_pages: data.status_pages ?? [] }
+}
+
+/** Reads and checks a file; a file that cannot be read is a FileError too. */
+export async function loadFile(file: string, env: NodeJS.ProcessEnv = process.env): Promise<Loaded> {
+  let text: string
+  try {
+    text = await readFile(file, 'utf8')
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code
+    throw new FileError([
+      code === 'ENOENT'
+        ? `${file}: no such file (write one, or \`sitehealth pull --file ${file}\` to start from your account)`
+        : `${file}: cannot read it (${code ?? (err as Error).message})`,
+    ])
+  }
+  return loadText(text, file, env)
+}

@@ -1,0 +1,168 @@
+/**
+ * The plan: what `deploy` changes to make the account match the file. Monitors are matched by
+ * ref (monitors without a ref are never touched), status pages by slug, channels inside a
+ * monitor by type and target (through the API's fingerprint, since targets come back masked).
+ * Only fields the file governs are compared, with the server's defaults for what it leaves out,
+ * so a second deploy of the same file plans nothing.
+ */
+import { channelFingerprint } from '../contract/fingerprint.js'
+import type { AlertsView, ChannelRequest, Monitor, MonitorCreate } from '../contract/monitors.js'
+import { DEFAULT_DOWN_AFTER, INTERVAL } from '../contract/monitors.js'
+import type { StatusPage, StatusPageCreate } from '../contract/status-pages.js'
+import type { Loaded, LoadedMonitor } from './load.js'
+
+export interface Change {
+  field: string
+  from: unknown
+  to: unknown
+}
+
+export type PlanItem =
+  | { action: 'create'; kind: 'monitor'; key: string; body: MonitorCreate }
+  | { action: 'update'; kind: 'monitor'; key: string; id: string; changes: Change[]; body: MonitorCreate }
+  | { action: 'delete'; kind: 'monitor'; key: string; id: string }
+  | { action: 'create'; kind: 'status_page'; key: string; body: PageBody }
+  | { action: 'update'; kind: 'status_page'; key: string; id: string; changes: Change[]; body: PageBody }
+  | { action: 'delete'; kind: 'status_page'; key: string; id: string }
+
+/** A status page with its monitors still by ref (ids are known only once monitors exist). */
+export type PageBody = Omit<StatusPageCreate, 'monitor_ids'> & { monitor_refs: string[] }
+
+export interface Current {
+  monitors: Monitor[]
+  status_pages: StatusPage[]
+}
+
+export interface Plan {
+  items: PlanItem[]
+  /** Monitors of the account without a ref: never touched. */
+  unmanaged: number
+}
+
+const urlOf = (u: string) => {
+  try {
+    return new URL(u).href
+  } catch {
+    return u
+  }
+}
+
+/** What the file asks for one monitor, as a create body with every default filled in. */
+export function desiredMonitor(m: LoadedMonitor, loaded: Loaded): MonitorCreate {
+  const url = urlOf(m.url!)
+  return {
+    ref: m.ref,
+    url,
+    name: m.name ?? new URL(url).host,
+    interval_seconds: m.interval_seconds ?? INTERVAL.default,
+    alerts: {
+      down_after: m.alerts?.down_after ?? DEFAULT_DOWN_AFTER,
+      min_score: m.alerts?.min_score ?? null,
+    },
+    channels: m.channels.map((name): ChannelRequest => {
+      const c = loaded.channels.get(name)!
+      return c.type === 'email'
+        ? { type: 'email', to: c.target, name, source: c.source }
+        : { type: c.type, url: c.target, name, source: c.source }
+    }),
+  }
+}
+
+const channelKey = (c: { type: string; fingerprint: string; name: string | null; source: string | null }) =>
+  `${c.type} ${c.fingerprint} ${c.name ?? ''} ${c.source ?? ''}`
+
+function wantedChannelKeys(body: MonitorCreate): string[] {
+  return (body.channels ?? []).map((c) =>
+    channelKey({
+      type: c.type,
+      fingerprint: channelFingerprint(c.type, c.type === 'email' ? c.to : c.url),
+      name: c.name ?? null,
+      source: c.source ?? null,
+    }),
+  )
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
+
+/** The fields that differ between a monitor and what the file wants, old → new. */
+export function monitorChanges(cur: Monitor, want: MonitorCreate, paused?: boolean): Change[] {
+  const out: Change[] = []
+  const push = (field: string, from: unknown, to: unknown) => {
+    if (!same(from, to)) out.push({ field, from, to })
+  }
+  push('url', cur.url, want.url)
+  push('name', cur.name, want.name)
+  push('interval_seconds', cur.interval_seconds, want.interval_seconds)
+  for (const [k, v] of Object.entries(want.alerts ?? {}))
+    push(`alerts.${k}`, (cur.alerts as Partial<AlertsView>)[k as keyof AlertsView] ?? null, v)
+  const names = (cs: { name?: string | null; type: string }[]) => cs.map((c) => c.name ?? c.type)
+  if (!same(cur.channels.map(channelKey), wantedChannelKeys(want)))
+    out.push({ field: 'channels', from: names(cur.channels), to: names(want.channels ?? []) })
+  if (paused !== undefined) push('paused', cur.paused, paused)
+  return out
+}
+
+function pageBody(p: Loaded['status_pages'][number]): PageBody {
+  return {
+    slug: p.slug,
+    title: p.title,
+    description: p.description ?? null,
+    show_urls: p.show_urls ?? false,
+    monitor_refs: p.monitors,
+  }
+}
+
+function pageChanges(cur: StatusPage, want: PageBody, refOf: Map<string, string>): Change[] {
+  const out: Change[] = []
+  const push = (field: string, from: unknown, to: unknown) => {
+    if (!same(from, to)) out.push({ field, from, to })
+  }
+  push('title', cur.title, want.title)
+  push('description', cur.description, want.description)
+  push('show_urls', cur.show_urls, want.show_urls)
+  push(
+    'monitors',
+    cur.monitor_ids.map((id) => refOf.get(id) ?? id),
+    want.monitor_refs,
+  )
+  return out
+}
+
+export function makePlan(loaded: Loaded, current: Current, opts: { prune: boolean }): Plan {
+  const items: PlanItem[] = []
+  const byRef = new Map(current.monitors.filter((m) => m.ref).map((m) => [m.ref!, m]))
+  const refOf = new Map(current.monitors.filter((m) => m.ref).map((m) => [m.id, m.ref!]))
+  for (const m of loaded.monitors) {
+    const body = desiredMonitor(m, loaded)
+    const cur = byRef.get(m.ref)
+    if (!cur) {
+      items.push({ action: 'create', kind: 'monitor', key: m.ref, body })
+      continue
+    }
+    const changes = monitorChanges(cur, body, m.paused)
+    if (changes.length > 0)
+      items.push({ action: 'update', kind: 'monitor', key: m.ref, id: cur.id, changes, body })
+  }
+  const pages = new Map(current.status_pages.map((p) => [p.slug, p]))
+  for (const p of loaded.status_pages) {
+    const body = pageBody(p)
+    const cur = pages.get(p.slug)
+    if (!cur) items.push({ action: 'create', kind: 'status_page', key: p.slug, body })
+    else {
+      const changes = pageChanges(cur, body, refOf)
+      if (changes.length > 0)
+        items.push({ action: 'update', kind: 'status_page', key: p.slug, id: cur.id, changes, body })
+    }
+  }
+  if (opts.prune) {
+    const slugs = new Set(loaded.status_pages.map((p) => p.slug))
+    for (const p of current.status_pages)
+      // a page showing a monitor without a ref was not made from a file: leave it
+      if (!slugs.has(p.slug) && p.monitor_ids.every((id) => refOf.has(id)))
+        items.push({ action: 'delete', kind: 'status_page', key: p.slug, id: p.id })
+    const refs = new Set(loaded.monitors.map((m) => m.ref))
+    for (const m of current.monitors)
+      if (m.ref && !refs.has(m.ref)) items.push({ action: 'delete', kind: 'monitor', key: m.ref, id: m.id })
+  }
+  return { items, unmanaged: current.monitors.filter((m) => !m.ref).length }
+}
