@@ -51,7 +51,7 @@ export const EXIT_CODE_BY_ERROR: Readonly<Record<string, number>> = {
   method_not_allowed: EXIT.failure,
   /** 503: every check slot stayed taken (docs/decisions.md#monitors-and-alerts); nothing was charged, retry later. */
   server_busy: EXIT.failure,
-  /** 503: a dependency of the server (database, Redis, disk) is down or silent (DESIGN §15); retry later. */
+  /** 503: a dependency of the server (database, Redis, disk) is down or silent (docs/decisions.md#faults); retry later. */
   service_unavailable: EXIT.failure,
   network_error: EXIT.failure,
   invalid_response: EXIT.failure,

@@ -175,7 +175,7 @@ const IntervalSeconds = z
     description: `Seconds between runs: ${INTERVAL.min} to ${INTERVAL.max} (default ${INTERVAL.default}); the server's --min-interval may lower the floor.`,
   })
 
-/** DESIGN §14: a monitor may be measured in the lab browser, at most hourly (a lab run takes seconds of a shared browser). */
+/** docs/decisions.md#performance-lab-and-estimate: a monitor may be measured in the lab browser, at most hourly (a lab run takes seconds of a shared browser). */
 export const LAB_MIN_INTERVAL_SECONDS = 3600
 const MonitorPagespeed = z.enum(PAGESPEED_METHODS).meta({
   description: `How scheduled runs judge performance: \`estimate\` (default) or \`lab\` (Lighthouse in the server's lab browser, when it has one; only with interval_seconds of at least ${LAB_MIN_INTERVAL_SECONDS}).`,

@@ -142,7 +142,7 @@ export const RunResult = z
   .meta({ id: 'RunResult' })
 export type RunResult = z.infer<typeof RunResult>
 
-/** How the pagespeed signal is judged: Lighthouse in the lab browser, or the browser-less estimate (DESIGN §14). */
+/** How the pagespeed signal is judged: Lighthouse in the lab browser, or the browser-less estimate (docs/decisions.md#performance-lab-and-estimate). */
 export const PAGESPEED_METHODS = ['lab', 'estimate'] as const
 export type PagespeedMethod = (typeof PAGESPEED_METHODS)[number]
 

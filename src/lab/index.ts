@@ -1,5 +1,5 @@
 /**
- * The lab door: performance measured by Lighthouse in a real Chromium (DESIGN §14). `serve
+ * The lab door: performance measured by Lighthouse in a real Chromium (docs/decisions.md#performance-lab-and-estimate). `serve
  * --lab-browser` starts one Lab; checks ask it to measure and fall back to the estimate when it
  * cannot. Nothing else in the project imports Lighthouse, puppeteer or chrome-launcher.
  */

@@ -37,7 +37,7 @@ export interface MonitorServiceOptions {
   secrets: SecretBox
   allowPrivateTargets: boolean
   checkTimeoutMs: number
-  /** The lab browser, for monitors with pagespeed "lab" (DESIGN §14). */
+  /** The lab browser, for monitors with pagespeed "lab" (docs/decisions.md#performance-lab-and-estimate). */
   lab?: LabRunner
   /** The server's caps on checks in flight, shared with API runs. */
   capacity: CheckCapacity
@@ -141,7 +141,7 @@ export class MonitorService {
     return s
   }
 
-  /** DESIGN §14: lab runs for monitors at most hourly; refused like any invalid monitor input, naming the field. */
+  /** docs/decisions.md#performance-lab-and-estimate: lab runs for monitors at most hourly; refused like any invalid monitor input, naming the field. */
   private pagespeed(method: PagespeedMethod, interval: number): PagespeedMethod {
     if (method === 'lab' && interval < LAB_MIN_INTERVAL_SECONDS)
       throw new MonitorInputError(
@@ -301,7 +301,7 @@ export class MonitorService {
     let done
     let failure: { code: 'check_failed' | 'invalid_url'; message: string } | undefined
     try {
-      // monitors use the estimate unless they ask for the lab (DESIGN §14)
+      // monitors use the estimate unless they ask for the lab (docs/decisions.md#performance-lab-and-estimate)
       done = await runForUser(this.runDeps, m.user_id, m.url, {
         pagespeed: m.pagespeed ?? 'estimate',
         ...how,

@@ -31,7 +31,7 @@ import { DEFAULT_FAILURE_POLICY } from '../runs/index.js'
 import { removeOwnerFile, writeOwnerFile } from '../server/owner-file.js'
 import { Metrics } from '../metrics/index.js'
 
-/** The client-side bound on a PostgreSQL answer when `serve` is not told otherwise (DESIGN §15). */
+/** The client-side bound on a PostgreSQL answer when `serve` is not told otherwise (docs/decisions.md#faults). */
 export const DEFAULT_DB_QUERY_TIMEOUT_MS = 5000
 
 export interface StartOptions {
@@ -72,7 +72,7 @@ export interface StartOptions {
   databaseUrl?: string
   dbPoolSize?: number
   dbStatementTimeoutMs?: number
-  /** Client-side wait for a PostgreSQL answer, ms (default 5000; DESIGN §15). */
+  /** Client-side wait for a PostgreSQL answer, ms (default 5000; docs/decisions.md#faults). */
   dbQueryTimeoutMs?: number
   /** Wait for a PostgreSQL connection from the pool, ms (default 5000). */
   dbAcquireTimeoutMs?: number

@@ -264,7 +264,7 @@ function toServiceError(error: unknown): ServiceError {
     if (error.status >= 400 && error.status < 500)
       return badRequest('Bad request: the URL or body is malformed.')
   }
-  // a dependency that is down or silent is "try again shortly", never a bug (DESIGN §15)
+  // a dependency that is down or silent is "try again shortly", never a bug (docs/decisions.md#faults)
   const dep = unavailableDependency(cause ?? error)
   if (dep) return serviceUnavailable(unavailableMessage(dep))
   return internalError()

@@ -64,7 +64,7 @@ export interface MonitorRecord {
   url: string
   name: string
   interval_seconds: number
-  /** DESIGN §14; absent on monitors stored before it existed (read as 'estimate'). */
+  /** docs/decisions.md#performance-lab-and-estimate; absent on monitors stored before it existed (read as 'estimate'). */
   pagespeed?: PagespeedMethod
   paused: boolean
   paused_reason: 'user' | 'credits' | null

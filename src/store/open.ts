@@ -11,7 +11,7 @@ export interface OpenStoreOptions {
   poolSize?: number
   /** PostgreSQL: statement timeout, ms. */
   statementTimeoutMs?: number
-  /** PostgreSQL: client-side wait for an answer, ms (DESIGN §15). */
+  /** PostgreSQL: client-side wait for an answer, ms (docs/decisions.md#faults). */
   queryTimeoutMs?: number
   /** PostgreSQL: wait for a connection from the pool, ms. */
   acquireTimeoutMs?: number

@@ -1,5 +1,5 @@
 /**
- * Telling "a dependency is down" from "a bug" (DESIGN §15): the database refused, dropped or did
+ * Telling "a dependency is down" from "a bug" (docs/decisions.md#faults): the database refused, dropped or did
  * not answer in time, the disk is full or failing, Redis went silent. Such a failure is the
  * server's to report as 503 `service_unavailable` with Retry-After (try again shortly), never as
  * 500 `internal_error`. The errors come from the drivers as they are (pg, ioredis, node:fs), so

@@ -1,5 +1,5 @@
 /**
- * DESIGN §3: every authenticated answer carries `RateLimit` and `RateLimit-Policy`. This walks
+ * docs/decisions.md#api-open-points: every authenticated answer carries `RateLimit` and `RateLimit-Policy`. This walks
  * every operation of the served /openapi.json that takes a bearer key (as a third-party contract
  * run would) and asks it twice with a valid key: once as a 4xx (an unknown id, an empty body) and
  * once as a 2xx where a request without set-up can succeed; both must carry the fields.

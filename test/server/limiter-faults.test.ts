@@ -1,7 +1,7 @@
 /**
  * A silent Redis (frozen, or cut off by a partition) never errs: each rate-limit count must still
  * end within the limiter's timeout, counted by this instance's fallback limiter, and Redis takes
- * over again when it answers (DESIGN §15). Redis stays untouched: a TCP proxy stalls.
+ * over again when it answers (docs/decisions.md#faults). Redis stays untouched: a TCP proxy stalls.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { openLimiter, type OpenLimiter } from '../../src/server/limiter-store.js'

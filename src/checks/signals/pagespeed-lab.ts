@@ -1,5 +1,5 @@
 /**
- * The pagespeed signal when a lab run was asked for (DESIGN §14): Lighthouse's own score and
+ * The pagespeed signal when a lab run was asked for (docs/decisions.md#performance-lab-and-estimate): Lighthouse's own score and
  * metrics replace the estimate's, the estimate stays beside them in `details.estimate`, and the
  * message says "measured". A lab run that failed, crashed or timed out leaves the estimate in
  * place and says so in the message and a finding; it never fails the check.

@@ -52,7 +52,7 @@ export function publicRoutes(
     const { url, pagespeed } = parseWith(RunRequest, body, 'request body')
     try {
       const done = await runForUser(deps, key.user_id, url, {
-        // on-demand checks are measured in the lab browser when the server has one (DESIGN §14)
+        // on-demand checks are measured in the lab browser when the server has one (docs/decisions.md#performance-lab-and-estimate)
         pagespeed: pagespeed ?? 'lab',
         waitMs: capacityWaitMs,
         budget: { failures, key: key.id },

@@ -5,7 +5,7 @@
  * second this costs a handful of fsyncs a second instead of one per write (the same idea as
  * PostgreSQL's commit_delay / group commit).
  *
- * Faults (DESIGN §15): a write may be short (a full disk writes part of a batch and says so; that
+ * Faults (docs/decisions.md#faults): a write may be short (a full disk writes part of a batch and says so; that
  * is not an error), so the batch is written until every byte is on disk, or the flush fails. A
  * failed flush cuts the file back to its last durable line before anything else is appended, so a
  * torn line can never end up in the middle with acknowledged lines behind it; its callers are

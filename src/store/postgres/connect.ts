@@ -13,7 +13,7 @@ export { DatabaseError, isPostgresUrl, redactUrl }
 
 export const DEFAULT_POOL_SIZE = 10
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 10_000
-/** How long a new connection, or a free one from a full pool, is waited for, ms (DESIGN §15). */
+/** How long a new connection, or a free one from a full pool, is waited for, ms (docs/decisions.md#faults). */
 export const DEFAULT_ACQUIRE_TIMEOUT_MS = 5000
 
 export interface ConnectOptions {

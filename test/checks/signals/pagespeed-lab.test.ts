@@ -1,4 +1,4 @@
-// The pagespeed signal with a lab run (DESIGN §14): Lighthouse's score and metrics with the estimate
+// The pagespeed signal with a lab run (docs/decisions.md#performance-lab-and-estimate): Lighthouse's score and metrics with the estimate
 // beside them ("measured"), or the estimate with the reason the lab could not measure ("estimated").
 import { describe, expect, it } from 'vitest'
 import { pagespeed } from '../../../src/checks/signals/pagespeed.js'

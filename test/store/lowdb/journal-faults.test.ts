@@ -1,5 +1,5 @@
 /**
- * The embedded store's journal on a disk that fails (DESIGN §15): short writes are finished, a
+ * The embedded store's journal on a disk that fails (docs/decisions.md#faults): short writes are finished, a
  * full disk fails the write without leaving a torn line behind, memory follows the disk, and a
  * torn line from an older version never stops the store from starting.
  */

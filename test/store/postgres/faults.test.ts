@@ -1,5 +1,5 @@
 /**
- * The PostgreSQL store when the database fails (DESIGN §15), through a TCP proxy the test
+ * The PostgreSQL store when the database fails (docs/decisions.md#faults), through a TCP proxy the test
  * controls (the shared PostgreSQL itself is never stopped): waits are bounded on the client side,
  * the errors are recognised as an outage (503, not 500), and the background writer of key use
  * survives a failed write.
