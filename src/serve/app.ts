@@ -18,8 +18,10 @@ export interface ComposeOptions extends ServerOptions {
 }
 
 export function composeApp(o: ComposeOptions): App {
-  const { dashboardMonitors: given, uptime, ...opts } = o
-  const monitors = given ?? monitorsPort(opts.monitoring)
+  // the same object serve fills in after listening (publicUrl), so never a copy of it
+  const opts: ServerOptions = o
+  const uptime = o.uptime
+  const monitors = o.dashboardMonitors ?? monitorsPort(opts.monitoring)
   const accounts = opts.accounts
   const mounts: Mount[] = accounts
     ? [
