@@ -7,7 +7,7 @@
  * kills the process) when a client's socket is already gone, e.g. after an oversized chunked
  * body is refused; it also moves to another port when the one asked for is taken.
  */
-import { Lab, LabStartError, type LabOptions } from '../lab/index.js'
+import type { Lab, LabOptions } from '../lab/index.js'
 import { randomBytes } from 'node:crypto'
 import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:http'
@@ -215,6 +215,8 @@ export async function startServer(o: StartOptions): Promise<RunningServer> {
   let lab: Lab | undefined
   try {
     if (o.lab) {
+      // loaded only when asked for: Lighthouse is large, and a serve without --lab-browser never needs it
+      const { Lab, LabStartError } = await import('../lab/index.js')
       try {
         lab = await Lab.start({ ...o.lab, allowPrivateTargets: o.allowPrivateTargets ?? false, log: warn })
       } catch (err) {
