@@ -48,6 +48,9 @@ function keyName(input: string): string {
 export const SESSION_TTL_MS = 7 * 24 * 3600_000
 /** Invite and set-password links. */
 export const INVITE_TTL_MS = 7 * 24 * 3600_000
+/** One answer for a link that was used (a lost race too), expired or never existed. */
+export const INVALID_LINK =
+  'This link was already used, has expired or is invalid: ask an administrator for a new one.'
 /** RFC 8628 §3.2: expires_in and the polling interval of a device code. */
 export const DEVICE_TTL_MS = 10 * 60_000
 export const DEVICE_POLL_INTERVAL_S = 5
@@ -191,11 +194,7 @@ export class Accounts {
         throw new AccountError('invalid_email', `This invite is for ${invite.email}.`)
       const account = await this.accountRecord(email, password, invite.admin)
       const outcome = await this.db.redeemInvite(invite.id, this.iso(), account)
-      if (outcome === 'used')
-        throw new AccountError(
-          'invalid_link',
-          'This link was already used: ask an administrator for a new one.',
-        )
+      if (outcome === 'used') throw new AccountError('invalid_link', INVALID_LINK)
       if (outcome === 'email_taken') return null
       await this.store.users.ensure(account.user_id, invite.credits ?? this.opts.initialCredits)
       return account
@@ -262,11 +261,7 @@ export class Accounts {
 
   private async validInvite(token: string, kind: InviteRecord['kind']): Promise<InviteRecord> {
     const invite = await this.findInvite(token)
-    if (!invite || invite.kind !== kind)
-      throw new AccountError(
-        'invalid_link',
-        'This link is invalid, used or expired: ask an administrator for a new one.',
-      )
+    if (!invite || invite.kind !== kind) throw new AccountError('invalid_link', INVALID_LINK)
     return invite
   }
 

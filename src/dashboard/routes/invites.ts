@@ -1,5 +1,5 @@
 /** Invite and set-password links: the form, and signing up (or setting the password) through it. */
-import { AccountError } from '../../accounts/service.js'
+import { AccountError, INVALID_LINK } from '../../accounts/service.js'
 import { ACCOUNT_PATHS } from '../../contract/accounts.js'
 import { pathFor } from '../../contract/routes.js'
 import { clientOf, seeOther } from '../http.js'
@@ -12,17 +12,7 @@ export function inviteRoutes(k: Kit): Routes {
   const inviteForm: Handler = async (event) => {
     const token = param(event, 'token')
     const invite = await accounts.findInvite(token)
-    if (!invite)
-      return k.signedOutPage(
-        event,
-        (c) =>
-          messagePage(
-            c,
-            'Link expired',
-            'This link is invalid, used or expired: ask an administrator for a new one.',
-          ),
-        404,
-      )
+    if (!invite) return k.signedOutPage(event, (c) => messagePage(c, 'Link expired', INVALID_LINK), 404)
     const action = pathFor(ACCOUNT_PATHS.invitePage, { token })
     return k.signedOutPage(event, (c) =>
       invite.kind === 'setup'
