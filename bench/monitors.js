@@ -13,10 +13,14 @@
  *     (embedded store only).
  *
  *   node bench/monitors.js [--monitors 10000] [--window 300] [--targets 16] [--skip-hold]
- *                          [--skip-fsync] [--postgres] [--profile DIR] [--users 1]
+ *                          [--skip-fsync] [--postgres] [--profile DIR] [--users 1] [--assertions]
  *
  * --users N: the monitors are spread over N users (round robin) instead of one agency account
  * owning them all; the listing part needs one user owning every monitor and is skipped.
+ *
+ * --assertions: every monitor carries three assertions (a `status_code`, a `text_body` and a
+ * `response_time` one) that its runs evaluate; the hold reports how many runs in the window carry
+ * all three results and how many of those passed (the farm answers so that all pass).
  *
  * --postgres: every server stores in its own fresh PostgreSQL database, created on the server of
  * BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres) and dropped at the end; the
@@ -54,6 +58,7 @@ const { values: o } = parseArgs({
     'skip-fsync': { type: 'boolean', default: false },
     postgres: { type: 'boolean', default: false },
     users: { type: 'string', default: '1' },
+    assertions: { type: 'boolean', default: false },
     // writes a V8 CPU profile of each server process into this directory (node --cpu-prof)
     profile: { type: 'string' },
   },
@@ -65,6 +70,12 @@ const WARMUP_S = 2 * INTERVAL
 const ADMIN = 'bench-admin-token-0123456789abcdef0123456789'
 const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
 const STORE = o.postgres ? 'PostgreSQL' : 'embedded'
+/** The three assertions of --assertions; the farm's page passes all of them. */
+const ASSERTIONS = [
+  { source: 'status_code', comparison: 'equals', target: '200' },
+  { source: 'text_body', comparison: 'contains', target: 'loopback target' },
+  { source: 'response_time', comparison: 'less_than', target: '5000' },
+]
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 
 function child(args, { ipc = false } = {}) {
@@ -155,7 +166,11 @@ async function createMonitors(url, keys, farm, n, interval) {
         {
           method: 'POST',
           token: keys[i % keys.length],
-          body: { url: `${farm[i % farm.length]}/m/${i}`, interval_seconds: interval },
+          body: {
+            url: `${farm[i % farm.length]}/m/${i}`,
+            interval_seconds: interval,
+            ...(o.assertions ? { assertions: ASSERTIONS } : {}),
+          },
         },
         201,
       )
@@ -239,8 +254,16 @@ async function hold(farm) {
   let missed = 0
   let runsInWindow = 0
   let offCount = 0
+  let asserted = 0
+  let assertedPassed = 0
   await pool(ids, 16, async ({ id, key: k }) => {
     const r = await apiOk(s.url, `/api/public/v1/monitors/${id}/runs?limit=50`, { token: k })
+    for (const run of r.body.runs) {
+      if (Date.parse(run.started_at) < windowStart || (run.assertions ?? []).length !== ASSERTIONS.length)
+        continue
+      asserted++
+      if (run.assertions.every((a) => a.passed)) assertedPassed++
+    }
     const times = r.body.runs
       .map((x) => Date.parse(x.started_at))
       .filter((x) => x >= windowStart - INTERVAL * 1000 && x <= windowEnd)
@@ -271,6 +294,8 @@ async function hold(farm) {
     lag,
     runsInWindow,
     offCount,
+    asserted,
+    assertedPassed,
     windowS: (windowEnd - windowStart) / 1000,
     doubled,
     missed,
@@ -341,7 +366,7 @@ try {
   if (!o['skip-hold']) {
     const h = await hold(farm)
     lines.push(
-      `## Hold (${STORE}): ${fmtInt(N)} monitors of ${o.users === '1' ? 'one user' : `${o.users} users`} at ${INTERVAL} s, ${WINDOW_S} s measured after ${WARMUP_S} s of warm-up`,
+      `## Hold (${STORE}): ${fmtInt(N)} monitors of ${o.users === '1' ? 'one user' : `${o.users} users`} at ${INTERVAL} s${o.assertions ? ', three assertions each' : ''}, ${WINDOW_S} s measured after ${WARMUP_S} s of warm-up`,
       '',
       table(
         [
@@ -376,6 +401,14 @@ try {
         `whole machine ${h.machineBusy === undefined ? 'n/a' : `${(100 * h.machineBusy).toFixed(0)} % busy`} over the window; ` +
         `load average ${h.load[0].toFixed(2)} → ${h.load[1].toFixed(2)}.`,
       '',
+      ...(o.assertions
+        ? [
+            `Assertions: ${fmtInt(h.asserted)} of ${fmtInt(h.runsInWindow)} runs in the window carry all ${ASSERTIONS.length} results, ${fmtInt(h.assertedPassed)} of them all passed` +
+              (h.asserted < h.runsInWindow ? ' (**not every run evaluated its assertions**)' : '') +
+              '.',
+            '',
+          ]
+        : []),
     )
     const l = o.users === '1' ? await listing(farm, h) : undefined
     if (l)
