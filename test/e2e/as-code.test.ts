@@ -219,6 +219,82 @@ describe('sitehealth deploy / pull / test', () => {
     },
   )
 
+  it(
+    'says what an interrupted deploy applied and what not, and a second deploy completes it',
+    { timeout: 240_000 },
+    async () => {
+      const other = (await served.createKey({ user: 'as-code-interrupted', credits: 10 })).key
+      // between the CLI and serve: the second monitor creation fails as a dependency outage would
+      let creates = 0
+      const proxy = createServer(async (req, res) => {
+        const body = await new Promise<Buffer>((r) => {
+          const parts: Buffer[] = []
+          req.on('data', (c: Buffer) => parts.push(c)).on('end', () => r(Buffer.concat(parts)))
+        })
+        if (req.method === 'POST' && req.url === '/api/public/v1/monitors' && ++creates === 2) {
+          res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' })
+          res.end(
+            JSON.stringify({
+              success: false,
+              error: { code: 'service_unavailable', message: 'The store is unavailable.' },
+            }),
+          )
+          return
+        }
+        const up = await fetch(`${served.url}${req.url}`, {
+          method: req.method,
+          headers: Object.fromEntries(
+            Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'content-length') as [
+              string,
+              string,
+            ][],
+          ),
+          body: body.length ? body : undefined,
+        })
+        res.writeHead(up.status, { 'content-type': up.headers.get('content-type') ?? 'application/json' })
+        res.end(Buffer.from(await up.arrayBuffer()))
+      })
+      await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r))
+      const proxyUrl = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`
+      try {
+        const f = join(home, 'three.yaml')
+        await writeFile(
+          f,
+          ['one', 'two', 'three']
+            .map((r) => `  - { ref: ${r}, url: "${siteUrl}/${r}", every: 1h }`)
+            .join('\n')
+            .replace(/^/, 'monitors:\n') + '\n',
+        )
+        const first = await cli(['deploy', '--file', f, '--yes'], {
+          env: { SITEHEALTH_API_URL: proxyUrl, SITEHEALTH_API_KEY: other },
+        })
+        expect(first.code).not.toBe(0)
+        expect(first.stdout + first.stderr).toMatch(/Failed at: \+ create monitor two/)
+        expect(first.stdout + first.stderr).toMatch(/Not applied \(2\):[\s\S]*two[\s\S]*three/)
+        const mine = async () =>
+          (
+            (await (
+              await fetch(`${served.url}/api/public/v1/monitors`, {
+                headers: { authorization: `Bearer ${other}` },
+              })
+            ).json()) as { monitors: { ref: string }[] }
+          ).monitors.map((m) => m.ref)
+        expect(await mine()).toEqual(['one'])
+        const again = await cli(['deploy', '--file', f, '--yes'], {
+          env: { SITEHEALTH_API_URL: served.url, SITEHEALTH_API_KEY: other },
+        })
+        expect(again.code, again.stderr).toBe(0)
+        expect((await mine()).sort()).toEqual(['one', 'three', 'two'])
+        const third = await cli(['deploy', '--file', f, '--yes'], {
+          env: { SITEHEALTH_API_URL: served.url, SITEHEALTH_API_KEY: other },
+        })
+        expect(third.stdout).toContain('No changes')
+      } finally {
+        proxy.close()
+      }
+    },
+  )
+
   it('exits 7 when a site cannot be checked', { timeout: 240_000 }, async () => {
     const f = join(home, 'down.yaml')
     await writeFile(f, `monitors:\n  - ref: gone\n    url: http://127.0.0.1:9/\n`)
