@@ -23,10 +23,6 @@ export type Observation =
       check: LastCheck
       /** Reachability needs review (e.g. HTTP 500): counts as a failure for down. */
       unreachable: boolean
-      /** Some other signal needs review. */
-      degraded: boolean
-      /** The worst signal message, for the degraded alert. */
-      degradedBecause: string | null
       /** null for plain http or when no certificate was seen. */
       certDaysLeft: number | null
       certInvalid: string | null
@@ -63,16 +59,11 @@ export function observeCheck(check: LastCheck, signals: SavedCheck['checks']): O
     else if (https.authorized === false || https.hostnameMatches === false)
       certInvalid = signals.https_ssl.message
   }
-  const others = (['https_ssl', 'response_time', 'security_headers', 'pagespeed'] as const).filter(
-    (n) => signals[n].status === 'needs_review',
-  )
   const present = signals.security_headers.details?.present
   return {
     kind: 'saved',
     check,
     unreachable: signals.reachability.status === 'needs_review',
-    degraded: others.length > 0,
-    degradedBecause: others.length > 0 ? signals[others[0]].message : null,
     certDaysLeft: daysLeft,
     certInvalid,
     headersPresent: Array.isArray(present) ? present.map(String) : null,
@@ -104,23 +95,27 @@ export function evaluate(
       state = prev.state
     }
   } else {
+    // availability first (docs/decisions.md#monitoring-depth): a site that answers is up; its
+    // findings stay on its checks. Degraded only below alerts.min_score, when one is set.
     memory.failures = 0
-    state = obs.degraded ? 'degraded' : 'up'
+    const score = obs.check.health_score
+    const min = prev.alerts.min_score
+    const below = min !== null && score < min
+    state = below ? 'degraded' : 'up'
     if (prev.state === 'down')
       events.push({
         event: 'monitor.up',
-        message:
-          state === 'up'
-            ? `${prev.url} is up again (health ${obs.check.health_score}/100)`
-            : `${prev.url} answers again, but is degraded: ${obs.degradedBecause}`,
+        message: below
+          ? `${prev.url} is up again, with a health score of ${score}, below ${min}`
+          : `${prev.url} is up again (health ${score}/100)`,
       })
-    else if (state === 'degraded' && prev.state !== 'degraded')
-      events.push({ event: 'monitor.degraded', message: `${prev.url} is degraded: ${obs.degradedBecause}` })
-    else if (state === 'up' && prev.state === 'degraded')
+    else if (below && prev.state !== 'degraded')
       events.push({
-        event: 'monitor.up',
-        message: `${prev.url} is healthy again (health ${obs.check.health_score}/100)`,
+        event: 'monitor.degraded',
+        message: `${prev.url} is degraded: its health score ${score} is below ${min}`,
       })
+    else if (!below && prev.state === 'degraded')
+      events.push({ event: 'monitor.up', message: `${prev.url} is healthy again (health ${score}/100)` })
   }
 
   if (obs.kind === 'saved') {

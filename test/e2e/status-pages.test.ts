@@ -68,8 +68,8 @@ describe('status pages end to end', () => {
     ).body
     await waitFor(
       async () =>
-        // until availability-first states (docs/decisions.md#monitoring-depth), a plain-http site without headers reads degraded
-        ['up', 'degraded'].includes((await api('GET', `/monitors/${up.id}`)).body.state) &&
+        // availability first (docs/decisions.md#monitoring-depth): a plain-http site without headers is up
+        (await api('GET', `/monitors/${up.id}`)).body.state === 'up' &&
         (await api('GET', `/monitors/${down.id}`)).body.state === 'down',
       30_000,
       'one monitor up and one down',

@@ -14,8 +14,6 @@ const ok = (over: Partial<Extract<Observation, { kind: 'saved' }>> = {}): Observ
   kind: 'saved',
   check: check(),
   unreachable: false,
-  degraded: false,
-  degradedBecause: null,
   certDaysLeft: 80,
   certInvalid: null,
   headersPresent: ['x-frame-options', 'content-security-policy'],
@@ -51,9 +49,13 @@ describe('monitor rules', () => {
     expect(replay([failed, failed]).states).toEqual(['pending', 'down'])
   })
 
-  it('degraded and back raise one event each', () => {
-    const bad = ok({ degraded: true, degradedBecause: 'slow' })
-    expect(replay([ok(), bad, bad, ok(), ok()]).events).toEqual(['monitor.degraded', 'monitor.up'])
+  it('degraded only below min_score: degraded and back raise one event each', () => {
+    const low = ok({ check: check(50) })
+    const r = replay([ok(), low, low, ok(), ok()], { down_after: 2, min_score: 70 })
+    expect(r.states).toEqual(['up', 'degraded', 'degraded', 'up', 'up'])
+    expect(r.events).toEqual(['monitor.degraded', 'score.below', 'monitor.up'])
+    // without min_score a low score is still up: its findings stay on the check
+    expect(replay([low, low]).states).toEqual(['up', 'up'])
   })
 
   it('warns about an expiring certificate once per threshold, and again for the next certificate', () => {
@@ -77,10 +79,8 @@ describe('monitor rules', () => {
 
   it('score.below fires when the score drops under min_score, once until it recovers', () => {
     const s = (n: number) => ok({ check: check(n) })
-    expect(replay([s(90), s(60), s(50), s(90), s(40)], { down_after: 2, min_score: 70 }).events).toEqual([
-      'score.below',
-      'score.below',
-    ])
+    const events = replay([s(90), s(60), s(50), s(90), s(40)], { down_after: 2, min_score: 70 }).events
+    expect(events.filter((e) => e === 'score.below')).toEqual(['score.below', 'score.below'])
     expect(replay([s(10)], { down_after: 2, min_score: null }).events).toEqual([])
   })
 
@@ -91,13 +91,13 @@ describe('monitor rules', () => {
   })
 
   it('remembers what it announced, so the same observation after a restart raises nothing', () => {
-    const { memory } = replay([failed, failed, ok({ certDaysLeft: 5, check: check(10) })], {
+    const { memory, states } = replay([failed, failed, ok({ certDaysLeft: 5, check: check(10) })], {
       down_after: 2,
       min_score: 50,
     })
     const again = evaluate(
       {
-        state: 'up',
+        state: states.at(-1) as 'degraded',
         memory: JSON.parse(JSON.stringify(memory)),
         alerts: { down_after: 2, min_score: 50 },
         url: 'x',

@@ -1,0 +1,137 @@
+/**
+ * Availability first (docs/decisions.md#monitoring-depth): a monitor's state answers "is it
+ * working?". A plain-http local site with no security headers, checked by the real engine, is
+ * `up`; it raises no monitor.degraded, and its recovery says nothing of "degraded". Only
+ * alerts.min_score makes a monitor degraded.
+ */
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { CheckCapacity } from '../../src/capacity/index.js'
+import type { Delivery, WebhookPayload } from '../../src/contract/monitors.js'
+import { MonitorService, secretBox, type Deliverer } from '../../src/monitors/index.js'
+import type { ChannelRecord } from '../../src/store/monitors.js'
+import { openLowdbStore, type LowdbStore } from '../../src/store/index.js'
+import { removeDir, tempDir } from '../store/helpers.js'
+
+let dir: string
+let store: LowdbStore
+let server: Server
+let port: number
+let answering = true
+
+beforeEach(async () => {
+  dir = await tempDir()
+  store = await openLowdbStore(dir)
+  answering = true
+  server = createServer((req, res) => {
+    if (!answering) {
+      req.socket.destroy()
+      return
+    }
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+    res.end(
+      '<!doctype html><html lang="en"><head><title>Intranet</title></head><body><h1>ok</h1></body></html>',
+    )
+  })
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+  port = (server.address() as AddressInfo).port
+})
+afterEach(async () => {
+  server.closeAllConnections()
+  await new Promise((r) => server.close(r))
+  await store.close()
+  await removeDir(dir)
+})
+
+class RecordingDeliverer {
+  readonly sent: WebhookPayload[] = []
+  async deliver(
+    _channel: ChannelRecord,
+    payload: WebhookPayload,
+    start: Delivery,
+    record: (d: Delivery) => Promise<void>,
+  ): Promise<Delivery> {
+    this.sent.push(payload)
+    const done: Delivery = {
+      ...start,
+      status: 'delivered',
+      attempts: 1,
+      last_attempt_at: payload.occurred_at,
+    }
+    await record(done)
+    return done
+  }
+  maxDurationMs(): number {
+    return 1_000
+  }
+}
+
+function service() {
+  const deliverer = new RecordingDeliverer()
+  const svc = new MonitorService({
+    store,
+    monitors: store.monitors,
+    deliverer: deliverer as unknown as Deliverer,
+    secrets: secretBox('test key material for availability'),
+    allowPrivateTargets: true,
+    checkTimeoutMs: 5_000,
+    capacity: new CheckCapacity({ maxConcurrent: 2, maxPerUser: 2 }),
+  })
+  return { svc, deliverer }
+}
+
+describe('availability first', () => {
+  it('a plain-http intranet site is up: no monitor.degraded on creation, and a recovery is plainly up', async () => {
+    const { svc, deliverer } = service()
+    await store.users.ensure('ada', 10)
+    const { monitor } = await svc.create('ada', {
+      url: `http://127.0.0.1:${port}/`,
+      alerts: { down_after: 2 },
+      channels: [{ type: 'webhook', url: 'https://hooks.example.com/x' }],
+    })
+    const first = await svc.run(monitor, 'manual')
+    expect(first.kind).toBe('saved')
+    // the engine still finds what needs review (http, no security headers): it stays on the check
+    if (first.kind === 'saved')
+      expect(Object.values(first.report.signals).some((s) => s.status === 'needs_review')).toBe(true)
+    expect(first.kind === 'saved' && first.monitor?.state).toBe('up')
+
+    answering = false
+    await svc.run(monitor, 'manual')
+    const down = await svc.run(monitor, 'manual')
+    expect(down.kind === 'failed' && down.monitor?.state).toBe('down')
+    answering = true
+    const back = await svc.run(monitor, 'manual')
+    expect(back.kind === 'saved' && back.monitor?.state).toBe('up')
+    await svc.drain()
+
+    expect(deliverer.sent.map((p) => p.event)).toEqual(['monitor.down', 'monitor.up'])
+    expect(deliverer.sent[1]!.message).not.toMatch(/degraded/)
+    expect(deliverer.sent[1]!.state).toBe('up')
+  }, 30_000)
+
+  it('alerts.min_score makes it degraded (monitor.degraded and score.below), and back up once above', async () => {
+    const { svc, deliverer } = service()
+    await store.users.ensure('ada', 10)
+    const { monitor } = await svc.create('ada', {
+      url: `http://127.0.0.1:${port}/`,
+      alerts: { min_score: 99 },
+      channels: [{ type: 'webhook', url: 'https://hooks.example.com/x' }],
+    })
+    const first = await svc.run(monitor, 'manual')
+    expect(first.kind === 'saved' && first.monitor?.state).toBe('degraded')
+    await svc.run(monitor, 'manual') // still degraded: nothing new
+    await svc.update('ada', monitor.id, { alerts: { min_score: null } })
+    const ok = await svc.run(monitor, 'manual')
+    expect(ok.kind === 'saved' && ok.monitor?.state).toBe('up')
+    await svc.drain()
+    expect(deliverer.sent.map((p) => p.event).sort()).toEqual([
+      'monitor.degraded',
+      'monitor.up',
+      'score.below',
+    ])
+    const degraded = deliverer.sent.find((p) => p.event === 'monitor.degraded')!
+    expect(degraded.message).toMatch(/below 99/)
+  }, 30_000)
+})
