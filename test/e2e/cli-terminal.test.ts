@@ -2,7 +2,7 @@
  * The CLI on a real terminal: a pseudo-terminal of a fixed width (60, 80, 120 columns, and
  * COLUMNS), as a person sees it. Text wraps with a hanging indent and never past the edge; tables
  * are fitted and borderless; progress goes to stderr when stderr is a terminal, also while stdout
- * goes to a file; a typo gets oclif's "did you mean".
+ * goes to a file; a typo gets a "did you mean" line, never a prompt.
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -124,10 +124,15 @@ describe('COLUMNS and pipes', { timeout: 180_000 }, () => {
 })
 
 describe('did you mean', { timeout: 180_000 }, () => {
-  it('a typo on a terminal is answered with the closest command', async () => {
-    // stdin is the terminal: plugin-not-found asks; "n" answers no
-    const r = await tty('$SH chek', { columns: 80, env, input: 'n\n' })
-    expect(visible(r.screen)).toMatch(/chek is not a sitehealth command/)
-    expect(visible(r.screen)).toMatch(/Did you mean check\?/)
+  it('a typo on a terminal is answered with the nearest user command, never a prompt', async () => {
+    // stdin is the terminal, and nothing is typed: a prompt would wait (oclif's plugin asked,
+    // with Yes as the default, whether to run `credits grant` for this line)
+    const r = await tty('$SH chek https://example.com', { columns: 120, env, timeout: 20_000 })
+    expect(r.code, r.screen).toBe(127)
+    const shown = visible(r.screen)
+    expect(shown).toMatch(
+      /chek is not a sitehealth command\. Did you mean `sitehealth check https:\/\/example\.com`\?/,
+    )
+    expect(shown).not.toMatch(/credits grant|\(Y\/n\)/)
   })
 })

@@ -281,11 +281,13 @@ describe('what oclif users expect', { timeout: 180_000 }, () => {
     expect((await cli(['--version'])).stdout).toBe(v.stdout)
   })
 
-  it('a typo: not a command, exit 127, no stack (the prompt "did you mean" needs a terminal)', async () => {
-    const r = await cli(['chek'])
-    expect(r.code).toBe(127)
-    expect(r.stderr).toMatch(/chek is not a sitehealth command/)
-    expect(r.stderr).not.toMatch(/\bat .+:\d+:\d+/)
+  it('a typo: the nearest user command with the URL intact, one line, exit 127, also in a pipe', async () => {
+    const r = await cli(['chek', 'https://example.com'])
+    expectOneLineError(r, 127, /chek is not a sitehealth command/)
+    expect(r.stderr).toContain('Did you mean `sitehealth check https://example.com`?')
+    expect(r.stderr).not.toMatch(/credits grant/)
+    const far = await cli(['xyzzy'])
+    expectOneLineError(far, 127, /xyzzy is not a sitehealth command\. Run `sitehealth help`/)
   })
 
   it('shell completion for bash, zsh and fish', async () => {
