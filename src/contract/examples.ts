@@ -11,6 +11,7 @@ import type {
   ErrorCode,
   ErrorEnvelope,
   Health,
+  Readiness,
   KeyCreated,
   KeyCreateRequest,
   KeyList,
@@ -196,6 +197,16 @@ const creditBalance: CreditBalance = {
 }
 
 const health: Health = { ok: true, service: 'sitehealth', version: 'v1' }
+const readiness: Readiness = {
+  ok: true,
+  status: 'ready',
+  checked_at: '2026-11-26T09:14:07.412Z',
+  dependencies: [
+    { name: 'database', status: 'up', required: true, latency_ms: 2 },
+    { name: 'redis', status: 'up', required: false, latency_ms: 1 },
+  ],
+  scheduler: { status: 'running', failed_ticks: 0 },
+}
 
 const meta: Meta = {
   ...SERVICE_META,
@@ -416,6 +427,7 @@ export const EXAMPLES: Record<string, unknown> = {
   RecentChecks: recentChecks,
   CreditBalance: creditBalance,
   Health: health,
+  Readiness: readiness,
   Meta: meta,
   KeyCreateRequest: keyCreateRequest,
   KeyCreated: keyCreated,

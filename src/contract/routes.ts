@@ -1,6 +1,7 @@
 /** The API's paths, named once for the server, the client, the OpenAPI document and the tests. */
 export const PATHS = {
   health: '/api/public/v1/health',
+  ready: '/api/public/v1/ready',
   meta: '/api/public/v1/meta',
   run: '/api/public/v1/checks/run',
   runAlias: '/api/v1/check',

@@ -178,6 +178,60 @@ export const Health = z
   .meta({ id: 'Health' })
 export type Health = z.infer<typeof Health>
 
+/** What readiness probes and reports: the store's backend, Redis when the limiter uses it. */
+export const DEPENDENCY_NAMES = ['database', 'disk', 'redis'] as const
+
+export const DependencyProbe = z
+  .object({
+    name: z.enum(DEPENDENCY_NAMES).meta({
+      description:
+        "`database`: PostgreSQL (a `SELECT 1` through the pool); `disk`: the embedded store's data dir (a small durable write); `redis`: the rate-limit windows (a PING).",
+    }),
+    status: z.enum(['up', 'down']),
+    required: z.boolean().meta({
+      description:
+        'Whether requests fail while it is down. Redis is not required: the in-process limiter takes over.',
+    }),
+    latency_ms: z
+      .int()
+      .min(0)
+      .meta({ description: 'How long the probe took (capped by the probe timeout).' }),
+    reason: z
+      .string()
+      .optional()
+      .meta({
+        description: 'Why it is down, in a fixed phrase (never an address, a user name or a driver message).',
+      }),
+  })
+  .meta({ id: 'DependencyProbe' })
+export type DependencyProbe = z.infer<typeof DependencyProbe>
+
+export const Readiness = z
+  .object({
+    ok: z.boolean(),
+    status: z.enum(['ready', 'degraded', 'unavailable']).meta({
+      description:
+        '`ready`: every dependency answers. `degraded`: one that is not required (Redis) does not; requests are still served. `unavailable` (HTTP 503): the store does not answer or cannot write; requests that need it get 503 `service_unavailable`.',
+    }),
+    checked_at: z.string().meta({ description: 'When the probes ran (results are reused for one second).' }),
+    dependencies: z.array(DependencyProbe),
+    scheduler: z
+      .object({
+        status: z.enum(['running', 'retrying']),
+        failed_ticks: z
+          .int()
+          .min(0)
+          .meta({ description: 'Consecutive scheduler ticks that failed (0 while the store answers).' }),
+      })
+      .nullable()
+      .meta({ description: 'The monitor scheduler; null when the server runs none.' }),
+    error: ErrorEnvelope.shape.error
+      .optional()
+      .meta({ description: 'With HTTP 503 only: the envelope of every error, code `service_unavailable`.' }),
+  })
+  .meta({ id: 'Readiness' })
+export type Readiness = z.infer<typeof Readiness>
+
 export const Meta = z
   .object({
     service: z.string(),

@@ -93,6 +93,11 @@ export class Scheduler {
     this.now = opts.now ?? Date.now
   }
 
+  /** Consecutive ticks that failed (0 while the store answers): readiness reports it. */
+  get failedTicks(): number {
+    return this.failures
+  }
+
   start(): void {
     if (!this.stopped) return
     this.stopped = false

@@ -304,6 +304,8 @@ export async function startServer(o: StartOptions): Promise<RunningServer> {
       throw err
     }
     opts.limiter = limiter.limiter
+    const redisProbe = limiter.probe
+    if (redisProbe) opts.readinessProbes = [{ name: 'redis', required: false, probe: redisProbe }]
     const { app, inFlight, failures } = composeApp(opts)
     const server = createServer(
       { connectionsCheckingInterval: HTTP_TIMEOUTS.connectionsCheckingInterval },

@@ -21,6 +21,7 @@ import { monitorRoutes } from './routes/monitors.js'
 import { publicRoutes } from './routes/public.js'
 import { accountApiRoutes } from './routes/accounts.js'
 import { metricsRoutes } from '../metrics/index.js'
+import { ReadinessCheck, readinessRoutes, storeProbe } from './readiness.js'
 import { PAGE_HEADERS } from '../dashboard/http.js'
 
 type Handler = (event: H3Event) => unknown
@@ -111,8 +112,15 @@ export function createApp(opts: ServerOptions, mounts: Mount[] = []): App {
   const openapi = buildOpenApi(docLimits)
   const docsHtml = renderDocs(openapi, docLimits)
 
+  const scheduler = opts.monitoring?.scheduler
+  const readiness = new ReadinessCheck([storeProbe(opts.store), ...(opts.readinessProbes ?? [])], {
+    failedTicks: scheduler && (() => scheduler.failedTicks),
+    log: opts.log,
+  })
+
   const table: RouteTable = {
     ...publicRoutes(opts, limiter, inFlight, failures),
+    ...readinessRoutes(readiness),
     ...adminRoutes(opts),
     ...(opts.accounts ? accountApiRoutes(opts, opts.accounts, limiter) : {}),
     ...Object.assign({}, ...mounts.map((mount) => mount({ opts, limiter, inFlight, failures }))),

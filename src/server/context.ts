@@ -7,6 +7,7 @@ import type { FailurePolicy } from '../runs/index.js'
 import type { Limits, RateLimiter } from './rate-limit.js'
 import type { Metrics } from '../metrics/index.js'
 import type { TrustProxy } from './client-address.js'
+import type { ReadinessProbe } from './readiness.js'
 
 export { DEFAULT_LIMITS, type Limits } from './rate-limit.js'
 
@@ -30,6 +31,8 @@ export interface ServerOptions {
   metrics?: { registry: Metrics; token: string }
   /** Shared rate-limit windows (memory, PostgreSQL or Redis); in memory when omitted. */
   limiter?: RateLimiter
+  /** Dependencies readiness probes besides the store (Redis, when the limiter uses it). */
+  readinessProbes?: ReadinessProbe[]
   /** Which proxies may name the client in X-Forwarded-For (`serve --trust-proxy`); none when omitted. */
   trustProxy?: TrustProxy
   /** One line per request; omit to disable. */

@@ -34,6 +34,8 @@ export interface OpenLimiter {
   limiter: RateLimiter
   /** Where the windows are, for the start-up line. */
   where: 'memory' | 'postgres' | 'redis'
+  /** With Redis: a PING, for readiness (bounded by the command timeout). */
+  probe?: () => Promise<void>
   close(): Promise<void>
 }
 
@@ -122,6 +124,9 @@ async function openRedis(
   return {
     limiter,
     where: 'redis',
+    probe: async () => {
+      await client.ping()
+    },
     async close() {
       await client.quit().catch(() => client.disconnect())
     },

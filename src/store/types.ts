@@ -141,6 +141,12 @@ export interface Store {
   readonly statusPages?: StatusPageStore
   /** Per-monitor figures for /metrics (gauges.ts). */
   readonly monitorGauges?: MonitorGaugeStore
+  /**
+   * Whether the backend answers now, for readiness (docs/operations.md): PostgreSQL runs
+   * `SELECT 1` through the pool; the embedded store writes a small temp file durably in its data
+   * dir and removes it (a full or read-only disk fails it). Rejects with the driver's error.
+   */
+  probe(): Promise<void>
   /** Flushes pending writes and releases the backend (lock, pool). */
   close(): Promise<void>
 }

@@ -127,3 +127,25 @@ export async function removeTempFiles(dir: string): Promise<number> {
   }
   return removed
 }
+
+/** Bytes the readiness probe writes: one page, so a disk that cannot take a page fails it. */
+const PROBE_BYTES = 4096
+
+/**
+ * Writes a temp file of one page in `dir`, fsyncs it and removes it: fails (ENOSPC, EROFS, EIO)
+ * when the disk cannot take a write now. A crash in between leaves a `.*.tmp`, cleaned at start.
+ */
+export async function probeDir(dir: string): Promise<void> {
+  const tmp = join(dir, `.ready-probe.${process.pid}.${++tempCounter}.tmp`)
+  const fh = await open(tmp, 'wx', FILE_MODE)
+  try {
+    try {
+      await fh.writeFile(Buffer.alloc(PROBE_BYTES, 0x20))
+      await fh.sync()
+    } finally {
+      await fh.close()
+    }
+  } finally {
+    await unlink(tmp).catch(() => {})
+  }
+}

@@ -21,7 +21,7 @@ import { LowdbAccounts } from './accounts.js'
 import { LowdbChecks } from './checks.js'
 import { LowdbContext } from './context.js'
 import { CreditLedger } from './credits.js'
-import { ensureDir, removeTempFiles } from './durable-file.js'
+import { ensureDir, probeDir, removeTempFiles } from './durable-file.js'
 import { DEFAULT_TOUCH_FLUSH_MS, LowdbKeys } from './keys.js'
 import { acquireDirLock, removeStaleLockTemps, type DirLock } from './lock.js'
 import { LowdbMonitorStore } from './monitors.js'
@@ -121,6 +121,11 @@ export class LowdbStore implements Store {
       throw err
     }
     return store
+  }
+
+  /** A small durable write (temp file, fsync) in the data dir, removed again: fails on a full disk. */
+  async probe(): Promise<void> {
+    await probeDir(this.ctx.dataDir)
   }
 
   close(): Promise<void> {

@@ -96,6 +96,10 @@ export class PostgresStore implements Store {
     return store
   }
 
+  async probe(): Promise<void> {
+    await sql`SELECT 1`.execute(this.db)
+  }
+
   close(): Promise<void> {
     this.closing ??= (async () => {
       if (this.sweeper) clearInterval(this.sweeper)
