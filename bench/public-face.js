@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createApp } from '../dist/server/app.js'
+import { composeApp } from '../dist/serve/app.js'
 import { DEFAULT_LIMITS } from '../dist/server/context.js'
 import { openLowdbStore } from '../dist/store/index.js'
 import { nextId } from '../dist/monitors/ids.js'
@@ -82,7 +82,7 @@ try {
     checkTimeoutMs: 5000,
     uptime,
   }
-  const { app } = createApp(opts)
+  const { app } = composeApp(opts)
   const time = async (path) => {
     const t = performance.now()
     const res = await app.fetch(new globalThis.Request(`http://127.0.0.1${path}`))
@@ -90,6 +90,10 @@ try {
     return { ms: performance.now() - t, bytes: body.length, status: res.status }
   }
   for (let i = 0; i < 200; i++) await time(i % 2 ? '/status/bench' : '/api/public/v1/health')
+  const first = await time('/status/bench')
+  // a page that is not served (a 404 of a few bytes) would measure nothing: refuse to report it
+  if (first.status !== 200 || first.bytes < 10_000)
+    throw new Error(`GET /status/bench answered ${first.status} with ${first.bytes} bytes, not the page`)
   const health = [],
     warm = [],
     cold = []

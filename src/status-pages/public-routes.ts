@@ -40,8 +40,8 @@ interface View {
   model: PublicStatusPage
   html: string
   htmlTag: string
-  json: string
-  jsonTag: string
+  /** The JSON body and its tag, made on the first request for them. */
+  json(): { body: string; tag: string }
   /** Latest health score per monitor id (score badges). */
   scores: Map<string, number | null>
 }
@@ -54,7 +54,8 @@ export interface PublicPagesOptions {
   ttlMs?: number
 }
 
-const etagOf = (body: string) => `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`
+/** A strong validator of the body; not a secret, so the faster SHA-1 serves (27 characters). */
+const etagOf = (body: string) => `"${createHash('sha1').update(body).digest('base64url')}"`
 
 /** Whether an If-None-Match header names this ETag (weak or strong, or `*`). */
 export function matches(ifNoneMatch: string | null, etag: string): boolean {
@@ -107,15 +108,20 @@ export class PublicPages {
     if (cached && cached.fingerprint === fingerprint && cached.expires > now) return cached
     const model = await buildPublicPage(page, monitors, this.o.uptime, now)
     const html = renderStatusPage(model, INCIDENT_DAYS)
-    const json = JSON.stringify(model)
+    let json: { body: string; tag: string } | undefined
     const view: View = {
       fingerprint,
       expires: now + this.ttlMs,
       model,
       html,
       htmlTag: etagOf(html),
-      json,
-      jsonTag: etagOf(json),
+      json() {
+        if (!json) {
+          const body = JSON.stringify(model)
+          json = { body, tag: etagOf(body) }
+        }
+        return json
+      },
       scores: new Map(monitors.map((m) => [m.id, m.last_check?.health_score ?? null])),
     }
     this.cache.delete(slug)
@@ -144,9 +150,11 @@ export function statusPagePublicRoutes(pages: PublicPages) {
         headers: { ...PAGE_HEADERS, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' },
       })
     }
-    return asJson
-      ? cached(event, view.json, view.jsonTag, 'application/json; charset=utf-8', PAGE_CACHE)
-      : cached(event, view.html, view.htmlTag, 'text/html; charset=utf-8', PAGE_CACHE)
+    if (asJson) {
+      const { body, tag } = view.json()
+      return cached(event, body, tag, 'application/json; charset=utf-8', PAGE_CACHE)
+    }
+    return cached(event, view.html, view.htmlTag, 'text/html; charset=utf-8', PAGE_CACHE)
   }
 
   async function badge(event: H3Event): Promise<Response> {
