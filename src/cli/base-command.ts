@@ -9,7 +9,7 @@ import { SitehealthClient } from '../client/client.js'
 import { resolveClientSettings, type ClientSettings, type Source } from '../client/config.js'
 import { resolveAdminToken } from './admin-token.js'
 import { UsageError } from './errors.js'
-import { describeFailure, type FailureContext } from './exit-codes.js'
+import { describeFailure, EXIT, type FailureContext } from './exit-codes.js'
 import { adminFlags, clientFlags } from './flags.js'
 import type { View } from './render/view.js'
 import { outputMode, outputWidth } from './style.js'
@@ -66,6 +66,19 @@ abstract class SitehealthCommand<T extends typeof Command> extends Command {
         width: outputWidth(process.env, process.stdout),
       }),
     )
+  }
+
+  /**
+   * Ctrl-C (SIGINT) from here on: stop the spinner, say on stderr what the interrupted request may
+   * still do on the server (`note`: a request already sent is not called back; a check still runs
+   * and is charged), and exit 130 as shells expect of an interrupted command.
+   */
+  protected interruptible(note: string): void {
+    process.once('SIGINT', () => {
+      this.terminal?.halt()
+      process.stderr.write(`Interrupted: ${note}\n`)
+      process.exit(EXIT.interrupted)
+    })
   }
 
   /** Request deadline from --timeout / SITEHEALTH_TIMEOUT, ms. */

@@ -26,6 +26,8 @@ export const EXIT = {
    * "the checker is down" (1).
    */
   targetDown: 7,
+  /** Ctrl-C: 128 + SIGINT, as shells report it; a request already sent may still complete. */
+  interrupted: 130,
 } as const
 
 /**

@@ -43,6 +43,12 @@ export class Terminal {
     if (spinner?.isSpinning) spinner.render()
   }
 
+  /** Stop a running spinner for good (the command is ending early: Ctrl-C). */
+  halt(): void {
+    this.spinner?.stop()
+    this.spinner = undefined
+  }
+
   json(value: unknown): void {
     this.streams.stdout.write(`${JSON.stringify(value, null, 2)}\n`)
   }

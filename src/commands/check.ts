@@ -57,6 +57,9 @@ Exit codes: 0 all checked (and none below --fail-under); 1 the API could not be 
     for (const e of entries) if (e.note) this.terminal.notice(`${e.where}: ${e.note}`)
     const urls = entries.map((e) => e.url)
     const client = await this.client()
+    this.interruptible(
+      `the server may still finish the check that was running and charge it (1 credit); \`${this.config.bin} recent\` shows it.`,
+    )
     const many = urls.length > 1 || this.flags.file !== undefined
     const threshold = this.flags['fail-under']
     const { view } = this.terminal

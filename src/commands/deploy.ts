@@ -70,6 +70,9 @@ Confirmation: on a terminal, deploy asks before applying unless --yes. Off a ter
     const paused = new Map(
       loaded.monitors.filter((m) => m.paused !== undefined).map((m) => [m.ref, m.paused!]),
     )
+    this.interruptible(
+      `the change in flight may still be applied on the server; \`${this.config.bin} deploy --dry-run\` shows what is left to do.`,
+    )
     const result = await applyPlan(client, plan.items, current, {
       paused,
       onProgress: (done, total) => {

@@ -47,6 +47,9 @@ A denied or expired request ends with exit 4. \`sitehealth logout\` revokes the 
         // no browser here: the URL above is enough
       }
     }
+    this.interruptible(
+      `nothing was saved here. A key approved in the dashboard after this is not saved either: revoke it on the Keys page.`,
+    )
     let interval = Math.max(1, grant.interval) * 1000
     const deadline = Date.now() + grant.expires_in * 1000
     const key = await this.spin('Waiting for approval in the browser…', async () => {

@@ -43,6 +43,9 @@ Reporters: human (default), json, junit (JUnit XML: one testsuite, a testcase pe
       }
     }
     const client = await this.client()
+    this.interruptible(
+      `the server may still finish the check that was running and charge it (1 credit); \`${this.config.bin} recent\` shows it.`,
+    )
     const r = await runTests(client, loaded, {
       grep: f.grep,
       onProgress: (done, total, t) => this.terminal.notice(`[${done}/${total}] ${t.ref}: ${t.outcome}`),

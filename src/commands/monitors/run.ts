@@ -16,6 +16,9 @@ export default class MonitorsRun extends ClientCommand<typeof MonitorsRun> {
 
   async run(): Promise<void> {
     const client = await this.client()
+    this.interruptible(
+      `the server may still finish this run and charge it (1 credit); \`${this.config.bin} monitors runs ${this.args.id}\` shows it.`,
+    )
     const result = await this.spin('Checking…', () => client.runMonitor(this.args.id))
     this.emit(result, (view) => renderRunResult(view, result, this.config.bin))
   }
