@@ -1,5 +1,60 @@
 import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
+import boundaries from 'eslint-plugin-boundaries'
+import importX from 'eslint-plugin-import-x'
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript'
+
+/**
+ * The floors of src/ (docs/architecture.md): which top-level folder may import which. A folder may
+ * import only the folders listed for it; no two folders import each other, so the list is the
+ * whole layering. Adding an import across folders means adding it here, where a circle shows.
+ */
+const LAYERS = {
+  contract: [],
+  shared: [],
+  assertions: ['contract'],
+  capacity: [],
+  client: ['contract'],
+  checks: ['contract', 'shared'],
+  store: ['contract', 'shared'],
+  lab: ['checks'],
+  metrics: ['store'],
+  accounts: ['contract', 'store'],
+  mcp: ['client', 'contract'],
+  runs: ['capacity', 'checks', 'contract', 'metrics', 'store'],
+  monitors: ['capacity', 'checks', 'contract', 'metrics', 'runs', 'shared', 'store'],
+  'as-code': ['client', 'contract', 'monitors'],
+  server: ['accounts', 'capacity', 'checks', 'contract', 'metrics', 'monitors', 'runs', 'store'],
+  'status-pages': ['contract', 'monitors', 'server', 'store'],
+  dashboard: ['accounts', 'contract', 'runs', 'server', 'shared', 'store'],
+  cli: ['client', 'contract', 'monitors', 'server', 'shared'],
+  serve: [
+    'accounts',
+    'capacity',
+    'contract',
+    'dashboard',
+    'lab',
+    'metrics',
+    'monitors',
+    'runs',
+    'server',
+    'shared',
+    'status-pages',
+    'store',
+  ],
+  commands: [
+    'accounts',
+    'as-code',
+    'cli',
+    'client',
+    'contract',
+    'mcp',
+    'monitors',
+    'serve',
+    'shared',
+    'store',
+  ],
+}
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'oclif.manifest.json'] },
@@ -12,4 +67,65 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'off',
     },
   },
+  // the layering: no circle of files, and each folder imports only the folders below it
+  {
+    files: ['src/**/*.ts'],
+    plugins: { 'import-x': importX, boundaries },
+    settings: {
+      'import-x/extensions': ['.ts', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: 'tsconfig.json' })],
+      'import/resolver': { typescript: { project: 'tsconfig.json' } },
+      'boundaries/elements': Object.keys(LAYERS).map((type) => ({
+        type,
+        pattern: `src/${type}`,
+        mode: 'folder',
+      })),
+      'boundaries/dependency-nodes': ['import', 'export', 'dynamic-import'],
+    },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'boundaries/no-unknown-files': 'error',
+      'boundaries/element-types': [
+        'error',
+        {
+          default: 'disallow',
+          message:
+            '${file.type}/ may not import ${dependency.type}/ (the floors: eslint.config.js, docs/architecture.md)',
+          rules: Object.entries(LAYERS).map(([from, allow]) => ({ from: [from], allow })),
+        },
+      ],
+    },
+  },
+  // rooms of a human size: every line counts (blank and comment lines too), as scripts/structure-report.mjs counts
+  {
+    files: ['src/**/*.ts'],
+    rules: {
+      'max-lines-per-function': ['error', { max: 120 }],
+      'max-lines': ['error', { max: 500 }],
+    },
+  },
+  // being split (issue 20): this list only shrinks, and is empty when the splits have landed
+  {
+    files: [
+      'src/checks/page/read.ts',
+      'src/checks/perf/graph.ts',
+      'src/checks/perf/simulate.ts',
+      'src/checks/probe.ts',
+      'src/checks/signals/headers/cookies.ts',
+      'src/checks/signals/https-ssl.ts',
+      'src/dashboard/kit.ts',
+      'src/lab/proxy.ts',
+      'src/mcp/http.ts',
+      'src/mcp/tools.ts',
+      'src/serve/start.ts',
+      'src/server/openapi/index.ts',
+      'src/server/openapi/status-pages.ts',
+      'src/server/routes/accounts.ts',
+      'src/store/postgres/import.ts',
+    ],
+    rules: { 'max-lines-per-function': 'off', 'max-lines': 'off' },
+  },
+  // wire shapes and their examples are long lists, not rooms
+  { files: ['src/contract/**/*.ts'], rules: { 'max-lines': 'off' } },
 )

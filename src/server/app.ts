@@ -20,9 +20,9 @@ import { adminRoutes } from './routes/admin.js'
 import { monitorRoutes } from './routes/monitors.js'
 import { publicRoutes } from './routes/public.js'
 import { accountApiRoutes } from './routes/accounts.js'
-import { metricsRoutes } from '../metrics/index.js'
+import { metricsRoutes } from './routes/metrics.js'
 import { ReadinessCheck, readinessRoutes, storeProbe } from './readiness.js'
-import { PAGE_HEADERS } from '../dashboard/http.js'
+import { PAGE_HEADERS } from './page-headers.js'
 
 type Handler = (event: H3Event) => unknown
 export type RouteTable = Record<string, Partial<Record<string, Handler>>>

@@ -6,8 +6,8 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto'
 import type { H3Event } from 'h3'
-import { ServiceError } from '../server/errors.js'
-import type { Metrics } from './registry.js'
+import { ServiceError } from '../errors.js'
+import type { Metrics } from '../../metrics/index.js'
 
 export const METRICS_PATH = '/metrics'
 
