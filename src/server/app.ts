@@ -93,12 +93,12 @@ export interface App {
   failures: FailureBudget
 }
 
-export function createApp(opts: ServerOptions, mounts: Mount[] = []): App {
-  const limiter = opts.limiter ?? new RateLimiter()
-  const inFlight = new Set<Promise<unknown>>()
-  opts.capacity ??= new CheckCapacity(DEFAULT_CAPACITY)
-  const capacity = opts.capacity
-  const failures = new FailureBudget(opts.failurePolicy)
+/** `/openapi.json` and `/docs`, written for this server's limits. */
+function documentationRoutes(
+  opts: ServerOptions,
+  capacity: CheckCapacity,
+  failures: FailureBudget,
+): RouteTable {
   const docLimits: DocLimits = {
     runLimit: opts.limits.runLimit,
     runWindowSec: opts.limits.runWindowSec,
@@ -112,20 +112,7 @@ export function createApp(opts: ServerOptions, mounts: Mount[] = []): App {
   const openapi = buildOpenApi(docLimits)
   const docsHtml = renderDocs(openapi, docLimits)
 
-  const scheduler = opts.monitoring?.scheduler
-  const readiness = new ReadinessCheck([storeProbe(opts.store), ...(opts.readinessProbes ?? [])], {
-    failedTicks: scheduler && (() => scheduler.failedTicks),
-    log: opts.log,
-  })
-
-  const table: RouteTable = {
-    ...publicRoutes(opts, limiter, inFlight, failures),
-    ...readinessRoutes(readiness),
-    ...adminRoutes(opts),
-    ...(opts.accounts ? accountApiRoutes(opts, opts.accounts, limiter) : {}),
-    ...Object.assign({}, ...mounts.map((mount) => mount({ opts, limiter, inFlight, failures }))),
-    ...(opts.monitoring ? monitorRoutes(opts, opts.monitoring, limiter, inFlight, failures) : {}),
-    ...(opts.metrics ? metricsRoutes(opts.metrics.registry, opts.metrics.token) : {}),
+  return {
     [PATHS.openapi]: {
       GET: (event) => {
         const origin = (opts.publicUrl ?? event.url.origin).replace(/\/+$/, '')
@@ -146,6 +133,31 @@ export function createApp(opts: ServerOptions, mounts: Mount[] = []): App {
           },
         }),
     },
+  }
+}
+
+export function createApp(opts: ServerOptions, mounts: Mount[] = []): App {
+  const limiter = opts.limiter ?? new RateLimiter()
+  const inFlight = new Set<Promise<unknown>>()
+  opts.capacity ??= new CheckCapacity(DEFAULT_CAPACITY)
+  const capacity = opts.capacity
+  const failures = new FailureBudget(opts.failurePolicy)
+
+  const scheduler = opts.monitoring?.scheduler
+  const readiness = new ReadinessCheck([storeProbe(opts.store), ...(opts.readinessProbes ?? [])], {
+    failedTicks: scheduler && (() => scheduler.failedTicks),
+    log: opts.log,
+  })
+
+  const table: RouteTable = {
+    ...publicRoutes(opts, limiter, inFlight, failures),
+    ...readinessRoutes(readiness),
+    ...adminRoutes(opts),
+    ...(opts.accounts ? accountApiRoutes(opts, opts.accounts, limiter) : {}),
+    ...Object.assign({}, ...mounts.map((mount) => mount({ opts, limiter, inFlight, failures }))),
+    ...(opts.monitoring ? monitorRoutes(opts, opts.monitoring, limiter, inFlight, failures) : {}),
+    ...(opts.metrics ? metricsRoutes(opts.metrics.registry, opts.metrics.token) : {}),
+    ...documentationRoutes(opts, capacity, failures),
   }
 
   const metrics = opts.metrics?.registry
