@@ -6,11 +6,16 @@
 import type { Delivery, WebhookPayload } from '../../contract/monitors.js'
 import type { EventRecord, MonitorRecord, MonitorStore } from '../../store/monitors.js'
 import type { Deliverer } from '../channels/deliver.js'
+import { DeliveryRecorder, type DeliveryRecorderOptions } from './recorder.js'
 
 export interface AlertDispatcherOptions {
   monitors: MonitorStore
   deliverer: Deliverer
   log?: (line: string) => void
+  /** How long a delivery lease lasts, ms (default: the longest delivery plus 60 s; tests shorten it). */
+  leaseMs?: number
+  /** Back-off of outcome writes that fail (recorder.ts). */
+  recorder?: Omit<DeliveryRecorderOptions, 'log'>
 }
 
 export class AlertDispatcher {
@@ -19,9 +24,12 @@ export class AlertDispatcher {
   private readonly unfinished = new Set<string>()
   /** How long a delivery lease lasts: longer than any delivery with all its retries. */
   private readonly leaseMs: number
+  /** Writes outcomes, retrying while the store is down (docs/decisions.md#faults). */
+  private readonly recorder: DeliveryRecorder
 
   constructor(private readonly o: AlertDispatcherOptions) {
-    this.leaseMs = o.deliverer.maxDurationMs() + 60_000
+    this.leaseMs = o.leaseMs ?? o.deliverer.maxDurationMs() + 60_000
+    this.recorder = new DeliveryRecorder(o.monitors, { ...o.recorder, log: o.log })
   }
 
   /** Sends the alerts of events just raised, once this instance holds their delivery lease. */
@@ -40,6 +48,8 @@ export class AlertDispatcher {
 
   private send(m: MonitorRecord, events: EventRecord[]): void {
     for (const e of events) {
+      // already ours: being sent, or its outcome waits to be written (a sweep took the lease again)
+      if (this.unfinished.has(e.id) || this.recorder.holds(e.id)) continue
       const payload: WebhookPayload = {
         event: e.event,
         occurred_at: e.occurred_at,
@@ -50,16 +60,18 @@ export class AlertDispatcher {
         message: e.message,
       }
       this.unfinished.add(e.id)
+      let recorded = true
+      const record = async (d: Delivery) => {
+        if (!(await this.recorder.record(m.id, e.id, d))) recorded = false
+      }
       const sends: Promise<unknown>[] = []
       for (const d of e.deliveries) {
         if (d.status !== 'pending') continue
         const channel = m.channels.find((c) => c.id === d.channel_id)
         sends.push(
           channel
-            ? this.o.deliverer.deliver(channel, payload, d, (nd) =>
-                this.o.monitors.updateDelivery(m.id, e.id, nd),
-              )
-            : this.o.monitors.updateDelivery(m.id, e.id, {
+            ? this.o.deliverer.deliver(channel, payload, d, record)
+            : record({
                 ...d,
                 status: 'failed',
                 last_error: 'The channel was removed before the alert could be delivered.',
@@ -68,8 +80,9 @@ export class AlertDispatcher {
       }
       this.track(
         Promise.all(sends).then((done) => {
-          // a stop cut retries short: the lease stays ours until drain() gives it back
-          if (!done.some((d) => (d as Delivery | undefined)?.status === 'pending'))
+          // a stop cut retries (or the outcome's write) short: the lease stays ours until
+          // drain() gives it back, and the next start sends what is still pending
+          if (recorded && !done.some((d) => (d as Delivery | undefined)?.status === 'pending'))
             this.unfinished.delete(e.id)
         }),
         e.id,
@@ -102,6 +115,8 @@ export class AlertDispatcher {
 
   /** Waits for deliveries in progress (the deliverer must be closed first to cut retries short). */
   async drain(): Promise<void> {
+    // outcomes the store has not taken yet get one last try, not an endless wait
+    await this.recorder.stop()
     while (this.deliveries.size > 0) await Promise.allSettled([...this.deliveries])
     // alerts a stop left unsent: give their leases back so the next start (or another
     // instance) sends them without waiting for the lease to run out
