@@ -2,3 +2,4 @@
 export { dashboardRoutes } from './routes/index.js'
 export type { DashboardDeps } from './kit.js'
 export { MonitorRejected, type DashboardMonitors } from './monitors-port.js'
+export { StatusPageRejected, type DashboardStatusPages, type StatusPageInput } from './status-pages-port.js'

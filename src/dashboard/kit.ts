@@ -23,6 +23,7 @@ import {
   verifyCsrf,
 } from './http.js'
 import type { DashboardMonitors } from './monitors-port.js'
+import type { DashboardStatusPages } from './status-pages-port.js'
 import { messagePage } from './pages/auth.js'
 import { toHtml, type Node } from './pages/html.js'
 import type { PageContext } from './pages/layout.js'
@@ -36,6 +37,8 @@ export interface DashboardDeps {
   accounts: Accounts
   /** The dashboard's port to monitors, when the server runs them. */
   monitors?: DashboardMonitors
+  /** The dashboard's port to status pages, when the store keeps them. */
+  statusPages?: DashboardStatusPages
   limiter: RateLimiter
   inFlight: Set<Promise<unknown>>
   failures?: FailureBudget

@@ -3,12 +3,13 @@
  * mounted beside it, the dashboard given its ports (accounts, and monitors through
  * ./dashboard-port.ts), the status pages their monitoring history.
  */
-import { dashboardRoutes, type DashboardMonitors } from '../dashboard/index.js'
+import { dashboardRoutes, type DashboardMonitors, type DashboardStatusPages } from '../dashboard/index.js'
 import type { Monitoring } from '../monitors/index.js'
 import { createApp, type App, type Mount } from '../server/app.js'
 import type { ServerOptions } from '../server/context.js'
-import { statusPageRoutes, type UptimePort } from '../status-pages/index.js'
+import { StatusPageService, statusPageRoutes, type UptimePort } from '../status-pages/index.js'
 import { dashboardMonitors } from './dashboard-port.js'
+import { dashboardStatusPages } from './status-pages-port.js'
 
 export interface ComposeOptions extends ServerOptions {
   /** The dashboard's view of monitors; by default over `monitoring`'s service when it is given. */
@@ -23,10 +24,11 @@ export function composeApp(o: ComposeOptions): App {
   const uptime = o.uptime
   const monitors = o.dashboardMonitors ?? monitorsPort(opts.monitoring)
   const accounts = opts.accounts
+  const statusPages = statusPagesPort(opts)
   const mounts: Mount[] = accounts
     ? [
         ({ limiter, inFlight, failures }) =>
-          dashboardRoutes({ opts, accounts, monitors, limiter, inFlight, failures }),
+          dashboardRoutes({ opts, accounts, monitors, statusPages, limiter, inFlight, failures }),
       ]
     : []
   mounts.push(({ limiter }) => statusPageRoutes(opts, limiter, uptime))
@@ -35,4 +37,11 @@ export function composeApp(o: ComposeOptions): App {
 
 function monitorsPort(monitoring: Monitoring | undefined): DashboardMonitors | undefined {
   return monitoring && dashboardMonitors(monitoring.service)
+}
+
+/** The public address of pages: the server's own (set once serve listens), never a client's Host. */
+function statusPagesPort(opts: ServerOptions): DashboardStatusPages | undefined {
+  const pages = opts.store.statusPages
+  if (!pages) return undefined
+  return dashboardStatusPages(new StatusPageService(pages, opts.store.monitors), () => opts.publicUrl ?? '')
 }

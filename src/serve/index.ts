@@ -5,3 +5,4 @@
 export * from './start.js'
 export { composeApp, type ComposeOptions } from './app.js'
 export { dashboardMonitors } from './dashboard-port.js'
+export { dashboardStatusPages } from './status-pages-port.js'

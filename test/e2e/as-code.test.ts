@@ -249,7 +249,7 @@ describe('sitehealth deploy / pull / test', () => {
               string,
             ][],
           ),
-          body: body.length ? body : undefined,
+          body: body.length ? new Uint8Array(body) : undefined,
         })
         res.writeHead(up.status, { 'content-type': up.headers.get('content-type') ?? 'application/json' })
         res.end(Buffer.from(await up.arrayBuffer()))

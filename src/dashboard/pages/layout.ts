@@ -14,6 +14,7 @@ const NAV: Array<[string, string]> = [
   ['/', 'Overview'],
   ['/checks', 'Checks'],
   ['/monitors', 'Monitors'],
+  ['/status-pages', 'Status pages'],
   ['/keys', 'API keys'],
   ['/account', 'Account'],
 ]

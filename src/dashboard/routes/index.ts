@@ -13,6 +13,7 @@ import { deviceRoutes } from './device.js'
 import { inviteRoutes } from './invites.js'
 import { keyRoutes } from './keys.js'
 import { monitorRoutes } from './monitors.js'
+import { statusPageRoutes } from './status-pages.js'
 
 export function dashboardRoutes(deps: DashboardDeps): Routes {
   const k = createKit(deps)
@@ -23,6 +24,7 @@ export function dashboardRoutes(deps: DashboardDeps): Routes {
     ...inviteRoutes(k),
     ...checkRoutes(k),
     ...monitorRoutes(k),
+    ...statusPageRoutes(k),
     ...keyRoutes(k),
     ...accountRoutes(k),
     ...deviceRoutes(k),
