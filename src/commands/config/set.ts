@@ -1,12 +1,13 @@
 import { Args, Flags } from '@oclif/core'
 import { ClientCommand } from '../../cli/base-command.js'
 import { CONFIG_KEYS, FILE_FIELD, normaliseConfigValue, parseConfigKey } from '../../cli/config-keys.js'
+import { probeSitehealthApi } from '../../cli/probe-api.js'
 import { SitehealthClient } from '../../client/client.js'
 import { resolveClientSettings, writeConfigFile } from '../../client/config.js'
 
 export default class ConfigSet extends ClientCommand<typeof ConfigSet> {
   static override summary = 'Save the API URL or API key in the config file (checked first).'
-  static override description = `Writes one setting to the config file (mode 0600), after checking it: an API key must be well-formed and accepted by the API (a credits call, which costs nothing); an API URL must answer as a sitehealth API (with the saved or given key: a credits call; without one: the health route). Nothing is written when the check fails; --no-check skips it (offline set-up).
+  static override description = `Writes one setting to the config file (mode 0600), after checking it: an API key must be well-formed and accepted by the API (a credits call, which costs nothing); an API URL must answer as a sitehealth API. The health route is asked first, without credentials, and a key (the one given or saved) is sent only to a server that answered it as sitehealth does. Nothing is written when the check fails; --no-check skips it (offline set-up).
 
 Settings: ${CONFIG_KEYS.join(', ')}. Flags and environment variables still win over the file.`
 
@@ -47,9 +48,11 @@ Settings: ${CONFIG_KEYS.join(', ')}. Flags and environment variables still win o
       const apiKey = key === 'api-key' ? value : now.apiKey
       this.failureContext.apiUrl = apiUrl
       const client = new SitehealthClient({ baseUrl: apiUrl, apiKey, timeoutMs: this.timeoutMs })
-      await this.spin(`Checking with ${apiUrl}…`, (): Promise<unknown> =>
-        apiKey ? client.credits() : client.health(),
-      )
+      await this.spin(`Checking with ${apiUrl}…`, async () => {
+        // without credentials first: the key goes only to a server that answers as sitehealth
+        await probeSitehealthApi(apiUrl, this.timeoutMs)
+        if (apiKey) await client.credits()
+      })
     }
     const file = await writeConfigFile(this.config.configDir, { [FILE_FIELD[key]]: value })
     const body = { key, saved_to: file, checked: check }

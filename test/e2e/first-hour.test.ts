@@ -1,0 +1,101 @@
+/**
+ * A newcomer's first hour (issue 21), end to end against a real `serve`: what the CLI says and
+ * does where a new user met surprises. `config set api-url` never sends the saved key to a
+ * server that does not answer as sitehealth; the hints name what works.
+ */
+import { mkdtemp, readFile, rm, writeFile, mkdir } from 'node:fs/promises'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { cliRunner, expectOneLineError } from '../helpers/cli.js'
+import { startServe, type Served } from '../helpers/serve.js'
+
+let home: string
+const { cli } = cliRunner(() => home)
+let served: Served
+let key: string
+
+/** A local server that is not sitehealth and records every Authorization header it is sent. */
+async function recorder(answer: (req: IncomingMessage, res: ServerResponse) => void) {
+  const seen: Array<string | undefined> = []
+  const server: Server = createServer((req, res) => {
+    seen.push(req.headers.authorization)
+    answer(req, res)
+  })
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`
+  return { url, seen, close: () => new Promise((r) => server.close(r)) }
+}
+
+const configFile = () => join(home, 'config', 'sitehealth', 'config.json')
+
+beforeAll(async () => {
+  home = await mkdtemp(join(tmpdir(), 'sitehealth-first-hour-'))
+  served = await startServe()
+  key = (await served.createKey({ user: 'newcomer', credits: 10 })).key
+}, 60_000)
+afterAll(async () => {
+  await served?.stop()
+  await rm(home, { recursive: true, force: true })
+})
+
+describe('config set api-url: the saved key goes only to a sitehealth API', { timeout: 60_000 }, () => {
+  const saveKey = async () => {
+    await mkdir(join(home, 'config', 'sitehealth'), { recursive: true })
+    await writeFile(configFile(), JSON.stringify({ api_url: served.url, api_key: key }), { mode: 0o600 })
+  }
+
+  it('a JSON server that is not sitehealth is refused before it sees the key', async () => {
+    await saveKey()
+    const other = await recorder((_req, res) => {
+      res.setHeader('content-type', 'application/json')
+      res.end(JSON.stringify({ ok: true, hello: 'world' }))
+    })
+    try {
+      const r = await cli(['config', 'set', 'api-url', other.url])
+      expectOneLineError(r, 1, /does not answer as a sitehealth API .*no key was sent to it.*--no-check/)
+      expect(other.seen.length).toBeGreaterThan(0)
+      expect(other.seen.every((a) => a === undefined)).toBe(true)
+      expect(JSON.parse(await readFile(configFile(), 'utf8')).api_url).toBe(served.url)
+    } finally {
+      await other.close()
+    }
+  })
+
+  it('an HTML page (a proxy, a typo of the domain) is refused the same way', async () => {
+    await saveKey()
+    const other = await recorder((_req, res) => {
+      res.statusCode = 404
+      res.setHeader('content-type', 'text/html')
+      res.end('<h1>Not here</h1>')
+    })
+    try {
+      const r = await cli(['config', 'set', 'api-url', other.url])
+      expect(r.code, r.stderr).toBe(1)
+      expect(r.stderr).toMatch(/no key was sent/)
+      expect(other.seen.every((a) => a === undefined)).toBe(true)
+    } finally {
+      await other.close()
+    }
+  })
+
+  it('a sitehealth server gets the key only after it answered the health route', async () => {
+    await saveKey()
+    const r = await cli(['config', 'set', 'api-url', served.url])
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stdout).toMatch(/checked with the API/)
+  })
+
+  it('--no-check saves without asking anyone', async () => {
+    await saveKey()
+    const other = await recorder((_req, res) => res.end('nope'))
+    try {
+      const r = await cli(['config', 'set', 'api-url', other.url, '--no-check'])
+      expect(r.code, r.stderr).toBe(0)
+      expect(other.seen).toEqual([])
+    } finally {
+      await other.close()
+    }
+  })
+})
