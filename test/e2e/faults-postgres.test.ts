@@ -219,6 +219,7 @@ describePg('serve on PostgreSQL through a proxy that fails', () => {
     const w = await world()
     w.proxy.stall()
     const stalledAt = Date.now()
+    const hitsBefore = PATHS.map((p) => w.site.hits(p).length)
     const replies = await Promise.all([
       w.call('GET', '/credits'),
       w.call('GET', '/checks/recent'),
@@ -228,8 +229,12 @@ describePg('serve on PostgreSQL through a proxy that fails', () => {
     ])
     const more = await during(2500, () => w.call('GET', '/credits'))
     const ready = await timed(`${w.served.url}/api/public/v1/ready`)
+    const stalledHits = PATHS.map((p, i) => w.site.hits(p).length - hitsBefore[i])
     w.proxy.resume()
     const resumedAt = Date.now()
+    // a run whose result cannot be saved waits for its next slot: at most one check per interval
+    for (const h of stalledHits)
+      expect(h).toBeLessThanOrEqual(Math.ceil((resumedAt - stalledAt) / (INTERVAL * 1000)) + 1)
 
     // query and acquire timeouts are 1 s each: an answer within 1 + 1 s and the loop's slack
     expectOutageAnswers([...replies, ...more], 3000, 'while stalled')
@@ -250,6 +255,7 @@ describePg('serve on PostgreSQL through a proxy that fails', () => {
       first_requests: summary(replies),
       during: summary(more),
       ready_during_ms: Math.round(ready.ms),
+      checks_per_monitor_while_stalled: stalledHits,
       api_back_after_ms: Math.round(recovered.ms),
       every_monitor_ran_again_after_ms: Math.round(resumeMs),
     })
