@@ -215,6 +215,44 @@ describePg('serve on PostgreSQL through a proxy that fails', () => {
     })
   }, 90_000)
 
+  it('a run whose result cannot be committed (the database goes down mid-check) is not run again at once', async () => {
+    const w = await world()
+    // a slow page: the check is still running when the database goes away, so its commit fails
+    w.site.slow('/slow', 1500)
+    const r = await w.call('POST', '/monitors', { url: w.site.url('/slow'), interval_seconds: INTERVAL })
+    expect(r.status).toBe(201)
+    await until(() => w.site.hits('/slow').length >= 1, 15_000, 'the slow check to start')
+    await sleep(300)
+    await w.proxy.refuse()
+    const downAt = Date.now()
+    const hitsAtCut = w.site.hits('/slow').length
+    await sleep(8000)
+    const during = w.site.hits('/slow').length - hitsAtCut
+    await w.proxy.accept()
+    const restoredAt = Date.now()
+    const slots = Math.ceil((restoredAt - downAt) / (INTERVAL * 1000))
+    // held until the next slot each time, never a loop: at most one check per interval
+    expect(during, `${during} checks in ${restoredAt - downAt} ms`).toBeLessThanOrEqual(slots + 1)
+    expect(w.served.output()).toMatch(/run could not be saved/)
+    const back = await until(
+      async () => {
+        const runs = await w.call('GET', `/monitors/${r.json.id}/runs`)
+        return (
+          runs.status === 200 &&
+          runs.json.runs.some((x: { started_at: string }) => Date.parse(x.started_at) > restoredAt)
+        )
+      },
+      (INTERVAL + 8) * 1000,
+      'a run saved after the outage',
+      250,
+    )
+    measure('postgres-commit-fails', {
+      outage_ms: restoredAt - downAt,
+      checks_of_the_slow_monitor_while_down: during,
+      run_saved_again_after_ms: Math.round(back.ms),
+    })
+  }, 90_000)
+
   it('a stalled database (the proxy holds every byte): requests end with 503 within the timeouts, and it recovers', async () => {
     const w = await world()
     w.proxy.stall()

@@ -69,17 +69,24 @@ export interface CountingSite {
   url(path: string): string
   /** Epoch ms of every request to `path`. */
   hits(path: string): number[]
+  /** Answer requests to `path` only after `ms` (a check that is still running when a fault starts). */
+  slow(path: string, ms: number): void
   close(): Promise<void>
 }
 
 /** An HTTP site that answers 200 to everything and remembers when each path was checked (GET). */
 export async function countingSite(): Promise<CountingSite> {
   const hits = new Map<string, number[]>()
+  const delays = new Map<string, number>()
   const server = http.createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0]
     // a check is one GET of the page; its CORS probe (an OPTIONS beside it) is not a check
     if (req.method === 'GET') hits.set(path, [...(hits.get(path) ?? []), Date.now()])
-    res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>ok</title><p>ok</p>')
+    const answer = () =>
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>ok</title><p>ok</p>')
+    const delay = req.method === 'GET' ? (delays.get(path) ?? 0) : 0
+    if (delay > 0) setTimeout(answer, delay).unref()
+    else answer()
   })
   server.listen(0, '127.0.0.1')
   await once(server, 'listening')
@@ -87,6 +94,7 @@ export async function countingSite(): Promise<CountingSite> {
   return {
     url: (path) => `http://127.0.0.1:${port}${path}`,
     hits: (path) => hits.get(path) ?? [],
+    slow: (path, ms) => delays.set(path, ms),
     close: () =>
       new Promise((r) => {
         server.closeAllConnections()
