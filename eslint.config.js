@@ -3,6 +3,7 @@ import tseslint from 'typescript-eslint'
 import boundaries from 'eslint-plugin-boundaries'
 import importX from 'eslint-plugin-import-x'
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript'
+import vitest from '@vitest/eslint-plugin'
 
 /**
  * The floors of src/ (docs/architecture.md): which top-level folder may import which. A folder may
@@ -65,6 +66,27 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': 'off',
+    },
+  },
+  // type-aware: a promise is awaited, returned, or handed to `void` with its rejection handled
+  {
+    files: ['src/**/*.ts', 'test/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/await-thenable': 'error',
+    },
+  },
+  // every test asserts something: expect(), or a helper of this suite that calls it
+  {
+    files: ['test/**/*.test.ts'],
+    plugins: { vitest },
+    rules: {
+      'vitest/expect-expect': [
+        'error',
+        { assertFunctionNames: ['expect', 'expect*', 'expectTypeOf', 'assert*'] },
+      ],
     },
   },
   // the layering: no circle of files, and each folder imports only the folders below it

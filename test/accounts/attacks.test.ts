@@ -58,7 +58,7 @@ describe('account enumeration through sign-up', () => {
     // the invite was not used up: its real recipient still gets in with it
     const bob = await svc.signUp('bob@example.com', PW, token)
     expect(bob?.email).toBe('bob@example.com')
-    expect(await store.users.availableCredits(bob!.user_id)).toBe(3)
+    expect(store.users.availableCredits(bob!.user_id)).toBe(3)
   })
 })
 
@@ -76,7 +76,9 @@ describe('sign-in throttle', () => {
   it('successful sign-ins from one client do not use up its failure budget', async () => {
     const svc = accounts('open', { perAccount: 3, perClient: 3, windowSec: 900 })
     await svc.signUp('ada@example.com', PW)
-    for (let i = 0; i < 6; i++) await svc.signIn('ada@example.com', PW, 'c1')
+    for (let i = 0; i < 6; i++) expect(await code(svc.signIn('ada@example.com', PW, 'c1'))).toBe('resolved')
+    // the client's budget is whole: a wrong password now is only wrong, not throttled
+    expect(await code(svc.signIn('ada@example.com', 'wrong password', 'c1'))).toBe('invalid_credentials')
   })
 })
 

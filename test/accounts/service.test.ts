@@ -75,7 +75,7 @@ describe('sign-up policies and links', () => {
   it('open lets anyone in with the initial credits; closed and invite refuse without a link', async () => {
     const a = await made(accounts('open').signUp('Ada@example.com', PW))
     expect(a.email).toBe('ada@example.com')
-    expect(await store.users.availableCredits(a.user_id)).toBe(7)
+    expect(store.users.availableCredits(a.user_id)).toBe(7)
     expect(await accounts('open').signUp('ada@example.com', PW)).toBeNull()
     expect(await code(accounts('closed').signUp('bob@example.com', PW))).toBe('signup_closed')
     expect(await code(accounts('invite').signUp('bob@example.com', PW))).toBe('signup_closed')
@@ -87,7 +87,7 @@ describe('sign-up policies and links', () => {
     const token = await svc.createInvite({ email: 'bob@example.com', credits: 3 })
     expect(await code(svc.signUp('eve@example.com', PW, token))).toBe('invalid_email')
     const bob = await made(svc.signUp('bob@example.com', PW, token))
-    expect(await store.users.availableCredits(bob.user_id)).toBe(3)
+    expect(store.users.availableCredits(bob.user_id)).toBe(3)
     expect(await code(svc.signUp('bob2@example.com', PW, token))).toBe('invalid_link')
   })
 
@@ -172,7 +172,7 @@ describe('sessions', () => {
     await svc.disable(ada.id)
     expect(await svc.sessionFor(s.token)).toBeUndefined()
     expect(await code(svc.signIn('ada@example.com', PW, 'c1'))).toBe('invalid_credentials')
-    expect((await store.keys.findByHash(record.hash))?.revoked_at).not.toBeNull()
+    expect(store.keys.findByHash(record.hash)?.revoked_at).not.toBeNull()
   })
 })
 
@@ -205,7 +205,7 @@ describe('device grant', () => {
     if (r.status !== 'approved') return
     expect(r.record.user_id).toBe(ada.user_id)
     expect(r.record.name).toBe('laptop')
-    expect((await store.keys.findByHash(r.record.hash))?.id).toBe(r.record.id)
+    expect(store.keys.findByHash(r.record.hash)?.id).toBe(r.record.id)
     expect((await svc.pollDeviceGrant(g.deviceCode)).status).toBe('expired_token')
   })
 

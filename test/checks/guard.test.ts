@@ -322,8 +322,8 @@ describe('malformed and unsupported input', () => {
     expect(err.message).toMatch(message)
   })
 
-  it.each(MALFORMED)('%s is invalid_url even with allowPrivateTargets', (_name, input) => {
-    invalid(() => check(input, true))
+  it.each(MALFORMED)('%s is invalid_url even with allowPrivateTargets', (_name, input, message) => {
+    expect(invalid(() => check(input, true)).message).toMatch(message)
   })
 
   it('accepts a URL of exactly 2048 characters', () => {

@@ -209,7 +209,9 @@ describe.runIf(haveChromium || process.env.CI)('dashboard in a browser', { timeo
     await page.getByLabel('URL').fill('ftp://example.com/')
     await page.getByRole('button', { name: 'Run check' }).click()
     await page.getByRole('alert').waitFor()
-    await page.getByText('you have 100').waitFor()
+    expect(await page.getByRole('alert').textContent()).toContain('Only http and https URLs can be checked')
+    // still 100 credits: nothing was charged
+    expect(await page.getByText('you have 100').count()).toBe(1)
     await ctx.close()
   })
 

@@ -3,7 +3,7 @@
  * and test against a real `serve`, a local site, and the API read after each step.
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { createServer, type Server } from 'node:http'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { XMLParser } from 'fast-xml-parser'
@@ -226,7 +226,7 @@ describe('sitehealth deploy / pull / test', () => {
       const other = (await served.createKey({ user: 'as-code-interrupted', credits: 10 })).key
       // between the CLI and serve: the second monitor creation fails as a dependency outage would
       let creates = 0
-      const proxy = createServer(async (req, res) => {
+      const relay = async (req: IncomingMessage, res: ServerResponse) => {
         const body = await new Promise<Buffer>((r) => {
           const parts: Buffer[] = []
           req.on('data', (c: Buffer) => parts.push(c)).on('end', () => r(Buffer.concat(parts)))
@@ -253,6 +253,9 @@ describe('sitehealth deploy / pull / test', () => {
         })
         res.writeHead(up.status, { 'content-type': up.headers.get('content-type') ?? 'application/json' })
         res.end(Buffer.from(await up.arrayBuffer()))
+      }
+      const proxy = createServer((req, res) => {
+        relay(req, res).catch((e: unknown) => res.destroy(e as Error))
       })
       await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r))
       const proxyUrl = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`

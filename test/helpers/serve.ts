@@ -66,7 +66,8 @@ export async function startServe(opts: ServeOptions = {}): Promise<Served> {
       }
     }
     proc.all!.on('data', onData)
-    proc.then(() => {
+    // reject: false, so the process's promise settles with its result and never rejects
+    void proc.then(() => {
       clearTimeout(timer)
       reject(new Error(`serve exited before it was ready:\n${out}`))
     })

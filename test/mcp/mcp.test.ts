@@ -349,7 +349,7 @@ describe('mcp over Streamable HTTP', () => {
   })
 
   afterAll(async () => {
-    if (proc && proc.exitCode === null) {
+    if (proc !== undefined && proc.exitCode === null) {
       proc.kill('SIGTERM')
       await proc
     }

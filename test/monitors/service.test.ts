@@ -138,7 +138,7 @@ describe('MonitorService', () => {
     expect(out.monitor?.last_check?.id).toBe(out.check.id)
     const runs = await store.monitors.listRuns(monitor.id, { limit: 10 })
     expect(runs.items.map((r) => [r.outcome, r.check_id])).toEqual([['saved', out.check.id]])
-    expect(await store.users.availableCredits('ada')).toBe(4)
+    expect(store.users.availableCredits('ada')).toBe(4)
   })
 
   it('goes down after down_after failed runs, raising one monitor.down; one good run brings monitor.up', async () => {
@@ -176,7 +176,7 @@ describe('MonitorService', () => {
     // every delivery is recorded on its event
     for (const e of events) expect(e.deliveries.map((d) => d.status)).toEqual(['delivered'])
     // failed runs cost nothing: one credit for each of the two saved runs
-    expect(await store.users.availableCredits('ada')).toBe(3)
+    expect(store.users.availableCredits('ada')).toBe(3)
   })
 
   it('out of credits, a scheduled run pauses every monitor of the user with credits.exhausted; credits resume them', async () => {

@@ -75,7 +75,7 @@ describe('runForUser', () => {
     expect(done.check.url).toBe('https://example.com/')
     expect(done.check.health_score).toBe(92)
     expect(done.remaining).toBe(2)
-    expect(await store.users.availableCredits('ada')).toBe(2)
+    expect(store.users.availableCredits('ada')).toBe(2)
     expect((await store.checks.get('ada', done.check.id))?.summary).toBe(done.report.summary)
   })
 
@@ -86,7 +86,7 @@ describe('runForUser', () => {
     expect((await refusal(runForUser(d, 'ada', 'ftp://example.com/'))).code).toBe('invalid_url')
     expect((await refusal(runForUser(d, 'ada', 'http://127.0.0.1:8080/'))).code).toBe('invalid_url')
     expect(checked).toBe(0)
-    expect(await store.users.availableCredits('ada')).toBe(3)
+    expect(store.users.availableCredits('ada')).toBe(3)
   })
 
   it('refuses with insufficient_credits when the user has none, and runs no check', async () => {
@@ -107,7 +107,7 @@ describe('runForUser', () => {
     const r = await refusal(runForUser(d, 'ada', 'https://example.com/'))
     expect(r.code).toBe('check_failed')
     expect(r.message).toBe('Could not resolve example.com.')
-    expect(await store.users.availableCredits('ada')).toBe(1)
+    expect(store.users.availableCredits('ada')).toBe(1)
     expect((await store.checks.list('ada', { limit: 10 })).items).toEqual([])
   })
 
@@ -120,7 +120,7 @@ describe('runForUser', () => {
       },
     })
     await expect(runForUser(d, 'ada', 'https://example.com/')).rejects.toBe(boom)
-    expect(await store.users.availableCredits('ada')).toBe(1)
+    expect(store.users.availableCredits('ada')).toBe(1)
   })
 
   it('holds a credit while the check runs: concurrent runs never overspend', async () => {
@@ -134,12 +134,12 @@ describe('runForUser', () => {
       ),
     )
     await expect.poll(() => gated.started()).toBe(2)
-    expect(await store.users.availableCredits('ada')).toBe(0)
+    expect(store.users.availableCredits('ada')).toBe(0)
     gated.open()
     const results = await Promise.all(runs)
     expect(results.filter((r) => r.ok)).toHaveLength(2)
     expect(results.filter((r) => !r.ok)).toEqual([{ ok: false, code: 'insufficient_credits' }])
-    expect(await store.users.availableCredits('ada')).toBe(0)
+    expect(store.users.availableCredits('ada')).toBe(0)
   })
 
   describe('capacity', () => {
@@ -152,7 +152,7 @@ describe('runForUser', () => {
       const busy = await refusal(runForUser(d, 'ada', 'https://example.com/2', { waitMs: 0 }))
       expect(busy.code).toBe('server_busy')
       expect(busy.retryAfterSec).toBeGreaterThan(0)
-      expect(await store.users.availableCredits('ada')).toBe(4) // only the running check holds one
+      expect(store.users.availableCredits('ada')).toBe(4) // only the running check holds one
       gated.open()
       expect((await first).remaining).toBe(4)
       expect(gated.started()).toBe(1)
@@ -210,7 +210,7 @@ describe('runForUser', () => {
       expect(limited.code).toBe('rate_limited')
       expect(limited.retryAfterSec).toBe(60)
       expect(limited.message).toMatch(/at most 2 per 3600 s/)
-      expect(await store.users.availableCredits('ada')).toBe(5)
+      expect(store.users.availableCredits('ada')).toBe(5)
     })
 
     it('successful checks and refused URLs do not spend the budget', async () => {

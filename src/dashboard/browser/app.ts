@@ -14,7 +14,8 @@ for (const button of document.querySelectorAll<HTMLButtonElement>('button[data-c
   const target = document.getElementById(button.dataset.copy ?? '') as HTMLInputElement | null
   const status = document.getElementById(button.dataset.status ?? '')
   button.hidden = false
-  button.addEventListener('click', async () => {
+  // copy() handles its own failure (no clipboard on plain http, or permission refused)
+  const copy = async () => {
     if (!target) return
     try {
       await navigator.clipboard.writeText(target.value)
@@ -23,7 +24,8 @@ for (const button of document.querySelectorAll<HTMLButtonElement>('button[data-c
       target.select()
       announce(status, 'Selected: press Ctrl+C (or ⌘C) to copy.')
     }
-  })
+  }
+  button.addEventListener('click', () => void copy())
 }
 
 for (const form of document.querySelectorAll<HTMLFormElement>('form[data-progress]')) {

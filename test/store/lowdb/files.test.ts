@@ -122,7 +122,7 @@ describe('lowdb files', () => {
     )
     const seconds = (Date.now() - t0) / 1000
     expect(seconds).toBeLessThan(60)
-    for (const u of users) expect(await s.users.availableCredits(u)).toBe(5)
+    for (const u of users) expect(s.users.availableCredits(u)).toBe(5)
     await s.close()
     const t1 = Date.now()
     const again = await open()
@@ -140,7 +140,7 @@ describe('lowdb files', () => {
     await s.keys.create(key('k1', 'a'.repeat(64), '2026-01-01T00:00:00.000Z'))
     const before = await readFile(join(dir, 'keys.json'), 'utf8')
     s.keys.touch('k1', '2026-01-05T00:00:00.000Z')
-    expect((await s.keys.findByHash('a'.repeat(64)))?.last_used_at).toBe('2026-01-05T00:00:00.000Z')
+    expect(s.keys.findByHash('a'.repeat(64))?.last_used_at).toBe('2026-01-05T00:00:00.000Z')
     expect(await readFile(join(dir, 'keys.json'), 'utf8')).toBe(before)
     await s.close()
     expect(await readFile(join(dir, 'keys.json'), 'utf8')).toContain('2026-01-05T00:00:00.000Z')
@@ -191,9 +191,9 @@ describe('lowdb files', () => {
     )
     const s = await open()
     expect(await s.users.get('alice')).toMatchObject({ credits_granted: 10, credits_used: 1 })
-    expect(await s.users.availableCredits('alice')).toBe(9)
+    expect(s.users.availableCredits('alice')).toBe(9)
     expect((await s.checks.get('alice', c.id))?.url).toBe(c.url)
-    expect((await s.keys.findByHash('a'.repeat(64)))?.id).toBe('k1')
+    expect(s.keys.findByHash('a'.repeat(64))?.id).toBe('k1')
   })
 
   it('refuses a second open in the same process and reopens after close', async () => {
