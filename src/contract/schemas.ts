@@ -196,12 +196,9 @@ export const DependencyProbe = z
       .int()
       .min(0)
       .meta({ description: 'How long the probe took (capped by the probe timeout).' }),
-    reason: z
-      .string()
-      .optional()
-      .meta({
-        description: 'Why it is down, in a fixed phrase (never an address, a user name or a driver message).',
-      }),
+    reason: z.string().optional().meta({
+      description: 'Why it is down, in a fixed phrase (never an address, a user name or a driver message).',
+    }),
   })
   .meta({ id: 'DependencyProbe' })
 export type DependencyProbe = z.infer<typeof DependencyProbe>
