@@ -127,6 +127,12 @@ Faults: every wait on PostgreSQL and Redis is bounded (--db-query-timeout, --db-
       min: 1,
       max: 86_400,
     }),
+    'history-runs': Flags.integer({
+      description:
+        'Raw runs (and events) kept per monitor; older runs live on in the hourly and daily uptime rollups. Default: 1000 with --database-url, 100 on the embedded store (it holds history in memory).',
+      min: 10,
+      max: 100_000,
+    }),
     'smtp-url': Flags.string({
       description: 'SMTP server for email alerts, e.g. smtps://user:pass@mail.example.com:465.',
       env: 'SITEHEALTH_SMTP_URL',
@@ -277,6 +283,7 @@ Faults: every wait on PostgreSQL and Redis is bounded (--db-query-timeout, --db-
           : undefined,
         monitors: {
           minInterval: flags['min-interval'],
+          historyLimit: flags['history-runs'],
           smtpUrl: flags['smtp-url'],
           smtpFrom: flags['smtp-from'],
           alertBackoffMs: flags['alert-backoff'],

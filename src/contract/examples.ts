@@ -31,6 +31,7 @@ import type {
   MonitorPatch,
   MonitorRuns,
 } from './monitors.js'
+import type { UptimeReport } from './monitoring.js'
 import type {
   AccountInfo,
   DeviceCode,
@@ -306,6 +307,34 @@ const monitor: Monitor = {
   ],
 }
 
+/** A week in daily buckets: one outage of 20 minutes on the 21st. */
+const uptimeReport: UptimeReport = {
+  from: '2026-11-18T00:00:00.000Z',
+  to: '2026-11-25T09:30:00.000Z',
+  uptime_percent: 99.81,
+  runs: 10_650,
+  failed_runs: 20,
+  downtime_seconds: 1200,
+  response_time_ms: { p50: 182.4, p95: 231.9 },
+  buckets: [
+    ['2026-11-18', 100, 1440, 0, 180.2],
+    ['2026-11-19', 100, 1440, 0, 175.9],
+    ['2026-11-20', 100, 1440, 0, 182.4],
+    ['2026-11-21', 98.61, 1440, 20, 231.9],
+    ['2026-11-22', 100, 1440, 0, 178.3],
+    ['2026-11-23', 100, 1440, 0, 181],
+    ['2026-11-24', 100, 1440, 0, 184.6],
+    ['2026-11-25', 100, 570, 0, 179.1],
+  ].map(([day, up, runs, failed, rt]) => ({
+    start: `${day}T00:00:00.000Z`,
+    uptime_percent: up as number,
+    runs: runs as number,
+    failed_runs: failed as number,
+    avg_response_time_ms: rt as number,
+    avg_health_score: 91,
+  })),
+}
+
 const monitorList: MonitorList = { monitors: [monitor], next_cursor: null }
 
 const monitorRuns: MonitorRuns = {
@@ -441,6 +470,7 @@ export const EXAMPLES: Record<string, unknown> = {
   MonitorList: monitorList,
   MonitorRuns: monitorRuns,
   MonitorEvents: monitorEvents,
+  UptimeReport: uptimeReport,
   DeviceCodeRequest: deviceCodeRequest,
   DeviceCode: deviceCode,
   DeviceTokenRequest: deviceTokenRequest,

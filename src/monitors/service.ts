@@ -4,31 +4,23 @@
  * scheduler call this; it knows nothing of HTTP.
  */
 import type { CheckCapacity } from '../capacity/index.js'
-import { CheckError, assertTargetAllowed, parseTargetUrl, type CheckReport } from '../checks/index.js'
+import type { CheckReport } from '../checks/index.js'
 import type { LabRunner } from '../checks/lab-outcome.js'
-import {
-  DEFAULT_DOWN_AFTER,
-  DEFAULT_RECOVER_AFTER,
-  INTERVAL,
-  LAB_MIN_INTERVAL_SECONDS,
-  type Alerts,
-  type AlertsView,
-  type ChannelRequest,
-  type LastCheck,
-  type MonitorCreate,
-  type MonitorPatch,
-} from '../contract/monitors.js'
-import type { PagespeedMethod } from '../contract/schemas.js'
+import { INTERVAL, type LastCheck, type MonitorCreate, type MonitorPatch } from '../contract/monitors.js'
+import type { UptimeQuery, UptimeReport, UptimeWindows } from '../contract/monitoring.js'
 import { RunRefused, runForUser, type RunDeps, type RunHow } from '../runs/index.js'
-import type { ChannelRecord, MonitorRecord, MonitorStore, RunRecord } from '../store/monitors.js'
-import { DuplicateRefError } from '../store/errors.js'
+import type { MonitorRecord, MonitorStore, RunRecord } from '../store/monitors.js'
 import type { CheckRecord, Store } from '../store/types.js'
+import type { SecretBox } from '../shared/secret-box.js'
 import { AlertDispatcher, eventRecords } from './alerts/index.js'
 import type { Deliverer } from './channels/deliver.js'
 import { nextId } from './ids.js'
-import { intervalProblem, nextRunAfter } from './interval.js'
+import { MonitorInput, MonitorInputError, refTaken } from './input.js'
+import { nextRunAfter } from './interval.js'
 import { evaluate, INITIAL_MEMORY, observeCheck, type Observation } from './rules.js'
-import { newWebhookSecret, type SecretBox } from '../shared/secret-box.js'
+import { runHistory, uptimeReport, uptimeWindows } from './uptime/index.js'
+
+export { MonitorInputError } from './input.js'
 
 export interface MonitorServiceOptions {
   store: Store
@@ -49,23 +41,6 @@ export interface MonitorServiceOptions {
   log?: (line: string) => void
   /** Check durations and outcomes for /metrics. */
   metrics?: RunDeps['metrics']
-}
-
-/** Bad input, as the routes' 400 / 404 answers. */
-export class MonitorInputError extends Error {
-  constructor(
-    message: string,
-    readonly notFound = false,
-    /** A unique name (a ref) is taken: the routes' 409. */
-    readonly conflict = false,
-  ) {
-    super(message)
-  }
-}
-
-function refTaken(err: unknown): never {
-  if (err instanceof DuplicateRefError) throw new MonitorInputError(err.message, false, true)
-  throw err
 }
 
 export type RunOutcome =
@@ -98,6 +73,7 @@ export class MonitorService {
   private readonly alerts: AlertDispatcher
   private readonly pausing = new Map<string, Promise<void>>()
   private readonly runDeps: RunDeps
+  private readonly input: MonitorInput
   /** Called when a monitor's next run moved earlier (the scheduler re-arms its timer). */
   onScheduleChange: () => void = () => {}
 
@@ -105,6 +81,12 @@ export class MonitorService {
     this.minInterval = o.minInterval ?? INTERVAL.min
     this.alerts = new AlertDispatcher({ monitors: o.monitors, deliverer: o.deliverer, log: o.log })
     this.now = o.now ?? Date.now
+    this.input = new MonitorInput({
+      allowPrivateTargets: o.allowPrivateTargets,
+      minInterval: this.minInterval,
+      secrets: o.secrets,
+      now: this.now,
+    })
     this.runDeps = {
       store: o.store,
       capacity: o.capacity,
@@ -121,78 +103,6 @@ export class MonitorService {
     return this.o.monitors
   }
 
-  // ---- input ----
-
-  private target(url: string): string {
-    try {
-      const u = parseTargetUrl(url)
-      assertTargetAllowed(u, { allowPrivateTargets: this.o.allowPrivateTargets })
-      return u.href
-    } catch (err) {
-      if (err instanceof CheckError) throw new MonitorInputError(err.message)
-      throw err
-    }
-  }
-
-  private interval(seconds: number | undefined): number {
-    const s = seconds ?? Math.max(INTERVAL.default, this.minInterval)
-    const problem = intervalProblem(s, this.minInterval)
-    if (problem) throw new MonitorInputError(problem)
-    return s
-  }
-
-  /** docs/decisions.md#performance-lab-and-estimate: lab runs for monitors at most hourly; refused like any invalid monitor input, naming the field. */
-  private pagespeed(method: PagespeedMethod, interval: number): PagespeedMethod {
-    if (method === 'lab' && interval < LAB_MIN_INTERVAL_SECONDS)
-      throw new MonitorInputError(
-        `pagespeed "lab" needs interval_seconds of at least ${LAB_MIN_INTERVAL_SECONDS} (lab runs at most hourly); got ${interval}`,
-      )
-    return method
-  }
-
-  private alertRules(a: Alerts | undefined, prev?: MonitorRecord['alerts']): AlertsView {
-    return {
-      down_after: a?.down_after ?? prev?.down_after ?? DEFAULT_DOWN_AFTER,
-      min_score: a?.min_score !== undefined ? a.min_score : (prev?.min_score ?? null),
-      recover_after: a?.recover_after ?? prev?.recover_after ?? DEFAULT_RECOVER_AFTER,
-      remind_every_minutes:
-        a?.remind_every_minutes !== undefined ? a.remind_every_minutes : (prev?.remind_every_minutes ?? null),
-    }
-  }
-
-  /** New channel records (secrets for new webhooks go to `secrets`); equal ones are kept. */
-  private channels(
-    reqs: ChannelRequest[],
-    keep: ChannelRecord[],
-    secrets: Map<string, string>,
-  ): ChannelRecord[] {
-    return reqs.map((r, i) => {
-      const target = r.type === 'email' ? r.to.trim() : r.url
-      if (r.type !== 'email') {
-        try {
-          const u = parseTargetUrl(target)
-          assertTargetAllowed(u, { allowPrivateTargets: this.o.allowPrivateTargets })
-        } catch (err) {
-          if (err instanceof CheckError)
-            throw new MonitorInputError(`Invalid ${r.type} URL (channels.${i}.url): ${err.message}`)
-          throw err
-        }
-      }
-      const labels = { name: r.name ?? null, source: r.source ?? null }
-      const same = keep.find((c) => c.type === r.type && c.target === target)
-      // the same channel keeps its id and secret; a file may rename it or change how it is written
-      if (same) return { ...same, name: r.name ?? same.name ?? null, source: r.source ?? same.source ?? null }
-      const id = nextId(this.now())
-      let sealed: string | null = null
-      if (r.type === 'webhook') {
-        const secret = newWebhookSecret()
-        secrets.set(id, secret)
-        sealed = this.o.secrets.seal(secret)
-      }
-      return { id, type: r.type, target, secret_sealed: sealed, ...labels }
-    })
-  }
-
   // ---- CRUD ----
 
   async create(
@@ -201,12 +111,12 @@ export class MonitorService {
   ): Promise<{ monitor: MonitorRecord; secrets: Map<string, string> }> {
     if (body.type === 'heartbeat' || body.url === undefined)
       throw new MonitorInputError('Heartbeat monitors are not available on this server yet (type).')
-    const url = this.target(body.url)
-    const interval = this.interval(body.interval_seconds)
-    const pagespeed = this.pagespeed(body.pagespeed ?? 'estimate', interval)
+    const url = this.input.target(body.url)
+    const interval = this.input.interval(body.interval_seconds)
+    const pagespeed = this.input.pagespeed(body.pagespeed ?? 'estimate', interval)
     const secrets = new Map<string, string>()
     const now = this.now()
-    const channels = this.channels(body.channels ?? [], [], secrets)
+    const channels = this.input.channels(body.channels ?? [], [], secrets)
     const id = nextId(now)
     const m: MonitorRecord = {
       id,
@@ -224,7 +134,7 @@ export class MonitorService {
       next_run_at: now,
       created_at: new Date(now).toISOString(),
       updated_at: new Date(now).toISOString(),
-      alerts: this.alertRules(body.alerts),
+      alerts: this.input.alertRules(body.alerts),
       channels,
       memory: INITIAL_MEMORY,
       assertions: body.assertions ?? [],
@@ -250,7 +160,7 @@ export class MonitorService {
     const next: MonitorRecord = { ...prev, updated_at: new Date(now).toISOString() }
     const secrets = new Map<string, string>()
     if (patch.url !== undefined) {
-      const url = this.target(patch.url)
+      const url = this.input.target(patch.url)
       if (url !== prev.url) {
         // another site: its history of alerts starts over
         Object.assign(next, { url, state: 'pending', memory: INITIAL_MEMORY, last_check: null })
@@ -258,17 +168,21 @@ export class MonitorService {
       }
     }
     if (patch.interval_seconds !== undefined) {
-      next.interval_seconds = this.interval(patch.interval_seconds)
+      next.interval_seconds = this.input.interval(patch.interval_seconds)
       if (next.next_run_at !== null)
         next.next_run_at = Math.min(next.next_run_at, now + next.interval_seconds * 1000)
     }
     if (patch.pagespeed !== undefined || patch.interval_seconds !== undefined)
-      next.pagespeed = this.pagespeed(patch.pagespeed ?? prev.pagespeed ?? 'estimate', next.interval_seconds)
+      next.pagespeed = this.input.pagespeed(
+        patch.pagespeed ?? prev.pagespeed ?? 'estimate',
+        next.interval_seconds,
+      )
     if (patch.name !== undefined) next.name = patch.name
     if (patch.assertions !== undefined) next.assertions = patch.assertions
     if (patch.ref !== undefined) next.ref = patch.ref
-    if (patch.alerts !== undefined) next.alerts = this.alertRules(patch.alerts, prev.alerts)
-    if (patch.channels !== undefined) next.channels = this.channels(patch.channels, prev.channels, secrets)
+    if (patch.alerts !== undefined) next.alerts = this.input.alertRules(patch.alerts, prev.alerts)
+    if (patch.channels !== undefined)
+      next.channels = this.input.channels(patch.channels, prev.channels, secrets)
     if (patch.paused === true && !prev.paused)
       Object.assign(next, { paused: true, paused_reason: 'user', next_run_at: null })
     if (patch.paused === false && prev.paused)
@@ -392,9 +306,25 @@ export class MonitorService {
       error: obs.kind === 'failed' ? obs.error : null,
     }
     const events = eventRecords(updated, current.paused ? 'paused' : current.state, out.events, last, now)
-    const saved = await this.o.monitors.finishRun(updated, run, events)
+    // the incident's cause: the words of the monitor.down it raised
+    const cause = out.events.find((e) => e.event === 'monitor.down')?.message ?? null
+    const history = runHistory(current, out.state, { ok: obs.kind === 'saved' && !obs.unreachable, cause })
+    const saved = await this.o.monitors.finishRun(updated, run, events, history)
     if (saved) this.alerts.dispatch(saved, events)
     return saved
+  }
+
+  // ---- uptime (uptime/) ----
+
+  /** The uptime windows of monitors, for their views (one read for a page of them). */
+  uptimeWindows(monitorIds: string[]): Promise<Map<string, UptimeWindows>> {
+    return uptimeWindows(this.o.monitors, monitorIds, this.now())
+  }
+
+  /** The user's monitor's uptime report; UptimeQueryError for a window it cannot answer. */
+  async uptime(userId: string, id: string, q: UptimeQuery): Promise<UptimeReport> {
+    const m = await this.get(userId, id)
+    return uptimeReport(this.o.monitors, m.id, q, this.now())
   }
 
   // ---- credits ----

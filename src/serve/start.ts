@@ -59,7 +59,7 @@ export interface StartOptions {
     alertAttempts?: number
     /** Catch-up runs after a start are spread over this many ms (60000). */
     catchUpMs?: number
-    /** Runs and events kept per monitor (100). */
+    /** Runs and events kept per monitor (1000 on PostgreSQL, 100 on the embedded store). */
     historyLimit?: number
     /** With a shared database: a claimed run is taken over after this many ms (check limit + 60 s). */
     claimLeaseMs?: number

@@ -102,6 +102,57 @@ export interface RunRecord extends Omit<MonitorRun, 'assertions'> {
   assertions?: AssertionResult[]
 }
 
+/**
+ * What a finished run adds to its monitor's history (docs/decisions.md#monitoring-depth), handed to
+ * `finishRun` with the run so the rollups and incidents commit with it: a run is counted once.
+ */
+export interface RunHistory {
+  /** The run passed: the site answered, reachably, and every assertion held. */
+  ok: boolean
+  /** False inside a maintenance window: the run is kept, but not counted in uptime. */
+  counted: boolean
+  /** The monitor's interval: the downtime a failed counted run stands for. */
+  interval_seconds: number
+  /** This run took the monitor down (open an incident, with its cause) or back from down (close it). */
+  incident?: { open: string } | { close: true }
+}
+
+export type RollupGranularity = 'hour' | 'day'
+
+/** One hour or day of a monitor's runs, summed (the uptime figures come from these). */
+export interface RollupBucket {
+  granularity: RollupGranularity
+  /** Epoch ms of the bucket's start (UTC hour or day). */
+  start: number
+  /** Counted runs, failed counted runs, runs excluded (maintenance). */
+  runs: number
+  failed_runs: number
+  excluded_runs: number
+  /** Counted runs that have a response time and a health score (a saved check), and their sums. */
+  saved_runs: number
+  response_ms_sum: number
+  health_sum: number
+  /** Failed counted runs × their interval. */
+  downtime_seconds: number
+}
+
+/** Sums of hourly buckets from a start to now, per window (the monitor view's `uptime`). */
+export interface RollupTotals {
+  runs: number
+  failed_runs: number
+}
+
+/** A down → up period of a monitor, kept 400 days. */
+export interface IncidentRecord {
+  id: string
+  monitor_id: string
+  started_at: string
+  /** null while still down. */
+  ended_at: string | null
+  /** What took it down (the failed run's error or assertion). */
+  cause: string
+}
+
 export interface EventRecord {
   id: string
   monitor_id: string
@@ -164,9 +215,16 @@ export interface MonitorStore {
   releaseClaim(monitorId: string): Promise<void>
   /**
    * The end of a run, in one durable step: the monitor's new state and next_run_at, the run for
-   * its history, and the events it raised. Ends the claim, if any.
+   * its history, and the events it raised. Ends the claim, if any. With `history`, the run is
+   * added to the monitor's hourly and daily rollups (once, even if the write is retried) and an
+   * incident is opened or closed; rollups older than their retention are dropped.
    */
-  finishRun(m: MonitorRecord, run: RunRecord, events: EventRecord[]): Promise<MonitorRecord | undefined>
+  finishRun(
+    m: MonitorRecord,
+    run: RunRecord,
+    events: EventRecord[],
+    history?: RunHistory,
+  ): Promise<MonitorRecord | undefined>
   /** Events raised outside a run (credits.exhausted) with the monitor's new state. */
   recordEvents(m: MonitorRecord, events: EventRecord[]): Promise<MonitorRecord | undefined>
 
@@ -183,6 +241,20 @@ export interface MonitorStore {
   claimDeliveries(leaseMs: number, eventIds?: string[]): Promise<EventRecord[]>
   /** Gives leases back (a stop with deliveries unfinished): the next sweep resumes them at once. */
   releaseDeliveries(eventIds: string[]): Promise<void>
+  /** The monitor's buckets of one granularity whose start is in [fromMs, toMs), oldest first. */
+  rollups(
+    monitorId: string,
+    granularity: RollupGranularity,
+    fromMs: number,
+    toMs: number,
+  ): Promise<RollupBucket[]>
+  /**
+   * For each monitor, the sums of its hourly buckets starting at or after each of `sinceMs`
+   * (one entry per since, in order); monitors without runs are absent.
+   */
+  rollupTotals(monitorIds: string[], sinceMs: number[]): Promise<Map<string, RollupTotals[]>>
+  /** The monitor's incidents that were open at some time in [sinceMs, now], newest first. */
+  incidents(monitorId: string, sinceMs: number): Promise<IncidentRecord[]>
   /** Monitors paused for lack of credits, for the resume sweep. */
   creditPausedUsers(): Promise<string[]>
 

@@ -121,7 +121,7 @@ Shows a progress bar on a terminal, then a summary of what was copied. --json pr
         line(
           'monitors',
           summary.monitors,
-          ` (${summary.monitors.runs} runs, ${summary.monitors.events} events)`,
+          ` (${summary.monitors.runs} runs, ${summary.monitors.events} events, ${summary.monitors.rollups} uptime buckets, ${summary.monitors.incidents} incidents)`,
         ) +
         line(
           'accounts',

@@ -4,7 +4,7 @@
  * route counts against the general limit. Another user's monitor is 404, exactly like an unknown
  * one. Bad input is a 400 before anything is created.
  */
-import type { H3Event } from 'h3'
+import { getQuery, type H3Event } from 'h3'
 import {
   MonitorCreate,
   MonitorPatch,
@@ -14,13 +14,15 @@ import {
   type MonitorList,
   type MonitorRuns,
 } from '../../contract/monitors.js'
+import { UptimeQuery, type UptimeReport } from '../../contract/monitoring.js'
 import type { RunResult } from '../../contract/schemas.js'
 import { toRunResult } from '../mapping.js'
 import { isUuid } from '../../monitors/ids.js'
 import type { Monitoring } from '../../monitors/runtime.js'
 import { MonitorInputError } from '../../monitors/service.js'
-import { eventView, monitorView, runView } from '../../monitors/views.js'
-import type { PageOptions } from '../../store/monitors.js'
+import { UptimeQueryError } from '../../monitors/uptime/index.js'
+import { eventView, monitorView, runView, type MonitorViewExtras } from '../../monitors/views.js'
+import type { MonitorRecord, PageOptions } from '../../store/monitors.js'
 import { NO_CREDITS } from '../../runs/index.js'
 import { parseWith, readJson } from '../body.js'
 import { pageQuery } from '../page-query.js'
@@ -65,6 +67,13 @@ export function monitorRoutes(
     }
   }
 
+  /** Monitors as the wire has them, with their uptime windows (one read for the lot). */
+  async function views(ms: MonitorRecord[], x: MonitorViewExtras = {}): Promise<Monitor[]> {
+    const uptime = await service.uptimeWindows(ms.map((m) => m.id))
+    return ms.map((m) => monitorView(m, { ...x, uptime: uptime.get(m.id) }))
+  }
+  const view = async (m: MonitorRecord, x: MonitorViewExtras = {}) => (await views([m], x))[0]
+
   async function body(event: H3Event): Promise<unknown> {
     const b = await readJson(event)
     if (!b || typeof b !== 'object' || Array.isArray(b)) throw badRequest('The body must be a JSON object.')
@@ -85,20 +94,20 @@ export function monitorRoutes(
       GET: async (event: H3Event): Promise<MonitorList> => {
         const key = await guard(event, 'api')
         const { items, next } = await service.monitors.listMonitors(key.user_id, page(event))
-        return { monitors: items.map((m) => monitorView(m)), next_cursor: next }
+        return { monitors: await views(items), next_cursor: next }
       },
     },
     [MONITOR_PATHS.monitor]: {
       GET: async (event: H3Event): Promise<Monitor> => {
         const key = await guard(event, 'api')
-        return monitorView(await call(() => service.get(key.user_id, monitorId(event))))
+        return view(await call(() => service.get(key.user_id, monitorId(event))))
       },
       PATCH: async (event: H3Event): Promise<Monitor> => {
         const key = await guard(event, 'api')
         const id = monitorId(event)
         const input = parseWith(MonitorPatch, await body(event), 'monitor change')
         const { monitor, secrets } = await call(() => service.update(key.user_id, id, input))
-        return monitorView(monitor, { secrets })
+        return view(monitor, { secrets })
       },
       DELETE: async (event: H3Event): Promise<Response> => {
         const key = await guard(event, 'api')
@@ -121,6 +130,20 @@ export function monitorRoutes(
         const m = await call(() => service.get(key.user_id, monitorId(event)))
         const { items, next } = await service.monitors.listEvents(m.id, page(event))
         return { events: items.map(eventView), next_cursor: next }
+      },
+    },
+    [MONITOR_PATHS.uptime]: {
+      GET: async (event: H3Event): Promise<UptimeReport> => {
+        const key = await guard(event, 'api')
+        const id = monitorId(event)
+        const q = parseWith(UptimeQuery, getQuery(event), 'uptime query')
+        try {
+          return await call(() => service.uptime(key.user_id, id, q))
+        } catch (err) {
+          if (err instanceof UptimeQueryError)
+            throw badRequest(`Invalid uptime query (${err.field}): ${err.message}`)
+          throw err
+        }
       },
     },
     [MONITOR_PATHS.run]: {

@@ -64,13 +64,13 @@ export class DurableJSONFile<T> implements Adapter<T> {
 }
 
 /** temp file + fsync + rename + fsync of the directory. */
-export async function writeFileDurably(filename: string, text: string): Promise<void> {
+export async function writeFileDurably(filename: string, text: string | Buffer): Promise<void> {
   const dir = dirname(filename)
   const tmp = join(dir, `.${basename(filename)}.${process.pid}.${++tempCounter}.tmp`)
   const fh = await open(tmp, 'wx', FILE_MODE)
   try {
     try {
-      await fh.writeFile(text, 'utf8')
+      await (typeof text === 'string' ? fh.writeFile(text, 'utf8') : fh.writeFile(text))
       await fh.sync()
     } finally {
       await fh.close()

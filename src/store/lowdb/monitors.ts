@@ -3,6 +3,7 @@
  * `<dataDir>/monitors/`:
  *
  *   snapshot.json   {version, monitors, runs, events}: the state when the journal was last folded
+ *   history.bin     the rollups and incidents at that fold, in their compact form (history.ts)
  *   journal.jsonl   every change since, one JSON line each, written with group commit
  *
  * Why not one lowdb document rewritten per change: at 10,000 monitors a minute that is ~170
@@ -13,7 +14,8 @@
  *
  * History is bounded: each monitor keeps its newest `historyLimit` runs and events (the saved
  * checks themselves stay in the checks store), so memory and the snapshot grow with the number
- * of monitors, not with time.
+ * of monitors, not with time. Rollups and incidents are applied with their run's journal line,
+ * so they commit with it and replay with it (history.ts ignores a run it already counted).
  */
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -23,12 +25,18 @@ import { ensureDir, writeFileDurably } from './durable-file.js'
 import type {
   Claim,
   EventRecord,
+  IncidentRecord,
   MonitorRecord,
   MonitorStore,
   Page,
   PageOptions,
+  RollupBucket,
+  RollupGranularity,
+  RollupTotals,
+  RunHistory,
   RunRecord,
 } from '../monitors.js'
+import { LowdbHistory } from './history.js'
 import { DueHeap } from '../../shared/due-heap.js'
 import { Journal, readJournal, type WriteFn } from './journal.js'
 
@@ -47,7 +55,7 @@ export interface LowdbMonitorStoreOptions {
 type Entry =
   | { t: 'm'; m: MonitorRecord }
   | { t: 'd'; id: string }
-  | { t: 'r'; m: MonitorRecord; r: RunRecord; e: EventRecord[] }
+  | { t: 'r'; m: MonitorRecord; r: RunRecord; e: EventRecord[]; h?: RunHistory }
   | { t: 'e'; m: MonitorRecord; e: EventRecord[] }
   | { t: 'dl'; mid: string; eid: string; d: Delivery }
 
@@ -98,6 +106,7 @@ export class LowdbMonitorStore implements MonitorStore {
   private readonly byRef = new Map<string, string>()
   private readonly runs = new Map<string, RunRecord[]>()
   private readonly events = new Map<string, EventRecord[]>()
+  private readonly history = new LowdbHistory()
   /** Delivery leases (one process: memory only, a restart starts with none held). */
   private readonly deliveryLeases = new Map<string, number>()
   private readonly heap = new DueHeap()
@@ -133,6 +142,12 @@ export class LowdbMonitorStore implements MonitorStore {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
         throw new Error(`Corrupt ${join(this.dir, 'snapshot.json')}: ${(err as Error).message}`)
     }
+    try {
+      this.history.load(await readFile(join(this.dir, 'history.bin')))
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
+        throw new Error(`Corrupt ${join(this.dir, 'history.bin')}: ${(err as Error).message}`)
+    }
     if (snap) {
       for (const m of snap.monitors) this.putMonitor(m)
       for (const r of snap.runs) this.addRun(r)
@@ -162,6 +177,7 @@ export class LowdbMonitorStore implements MonitorStore {
         if (!this.monitors.has(e.m.id)) break
         this.putMonitor(e.m)
         this.addRun(e.r)
+        if (e.h) this.history.add(e.r, e.h)
         this.addEvents(e.e)
         break
       case 'e':
@@ -195,6 +211,7 @@ export class LowdbMonitorStore implements MonitorStore {
     if (m.ref) this.byRef.delete(refKey(m.user_id, m.ref))
     this.runs.delete(id)
     this.events.delete(id)
+    this.history.drop(id)
     this.claimed.delete(id)
     const ids = this.byUser.get(m.user_id)
     if (ids) {
@@ -246,13 +263,17 @@ export class LowdbMonitorStore implements MonitorStore {
   /** Folds the journal into a new snapshot (journal.ts explains why this is safe). */
   async compact(): Promise<void> {
     await this.journal.compact(async () => {
+      const history = this.history.serialize()
       const snap: Snapshot = {
         version: 1,
         monitors: [...this.monitors.values()],
         runs: [...this.runs.values()].flat(),
         events: [...this.events.values()].flat(),
       }
-      await writeFileDurably(join(this.dir, 'snapshot.json'), JSON.stringify(snap))
+      const json = JSON.stringify(snap)
+      // either order is safe: a replayed run is counted once (history.ts)
+      await writeFileDurably(join(this.dir, 'history.bin'), history)
+      await writeFileDurably(join(this.dir, 'snapshot.json'), json)
     })
   }
 
@@ -348,6 +369,7 @@ export class LowdbMonitorStore implements MonitorStore {
     m: MonitorRecord,
     run: RunRecord,
     events: EventRecord[],
+    history?: RunHistory,
   ): Promise<MonitorRecord | undefined> {
     // a run on demand does not hold the scheduler's claim
     const ends = run.trigger === 'schedule'
@@ -356,7 +378,7 @@ export class LowdbMonitorStore implements MonitorStore {
       return undefined
     }
     // a failed write keeps the claim: the scheduler holds it until the next slot, then releases it
-    await this.write({ t: 'r', m, r: run, e: events })
+    await this.write({ t: 'r', m, r: run, e: events, ...(history ? { h: history } : {}) })
     if (ends) this.claimed.delete(m.id)
     const now = this.monitors.get(m.id)
     if (now) this.schedule(now)
@@ -376,6 +398,28 @@ export class LowdbMonitorStore implements MonitorStore {
 
   async listEvents(monitorId: string, opts: PageOptions): Promise<Page<EventRecord>> {
     return pageOf(this.events.get(monitorId) ?? [], opts)
+  }
+
+  async rollups(
+    monitorId: string,
+    granularity: RollupGranularity,
+    fromMs: number,
+    toMs: number,
+  ): Promise<RollupBucket[]> {
+    return this.history.rollups(monitorId, granularity, fromMs, toMs)
+  }
+
+  async rollupTotals(monitorIds: string[], sinceMs: number[]): Promise<Map<string, RollupTotals[]>> {
+    const out = new Map<string, RollupTotals[]>()
+    for (const id of monitorIds) {
+      const t = this.history.totals(id, sinceMs)
+      if (t) out.set(id, t)
+    }
+    return out
+  }
+
+  async incidents(monitorId: string, sinceMs: number): Promise<IncidentRecord[]> {
+    return this.history.incidents(monitorId, sinceMs)
   }
 
   async updateDelivery(monitorId: string, eventId: string, delivery: Delivery): Promise<void> {
@@ -405,14 +449,21 @@ export class LowdbMonitorStore implements MonitorStore {
     for (const id of eventIds) this.deliveryLeases.delete(id)
   }
 
-  /** Every monitor with its runs and events, oldest first (copying the store: `db import`). */
-  *all(): Generator<{ monitor: MonitorRecord; runs: RunRecord[]; events: EventRecord[] }> {
+  /** Every monitor with its runs, events, rollups and incidents, oldest first (`db import`). */
+  *all(): Generator<{
+    monitor: MonitorRecord
+    runs: RunRecord[]
+    events: EventRecord[]
+    rollups: RollupBucket[]
+    incidents: IncidentRecord[]
+  }> {
     for (const ids of this.byUser.values())
       for (const id of ids)
         yield {
           monitor: this.monitors.get(id)!,
           runs: [...(this.runs.get(id) ?? [])],
           events: [...(this.events.get(id) ?? [])],
+          ...this.history.export(id),
         }
   }
 

@@ -1,7 +1,7 @@
 /**
  * Copying an embedded deployment (a lowdb data dir) into PostgreSQL: users with their balances,
  * keys (revoked ones too), saved checks with their ids and created_at, so paging is identical;
- * monitors with their runs, events and channels; dashboard accounts with their live sessions,
+ * monitors with their runs, events, channels, rollups and incidents; dashboard accounts with their live sessions,
  * invite links and device grants (so nobody has to sign in again behind the same address); status
  * pages.
  * Idempotent: whatever is already in the database (same user id, key id or hash, check id,
@@ -16,11 +16,12 @@
  * with the source key and seals it with the target's; every secret is re-sealed before anything
  * is written, so a missing or wrong key stops the import with nothing copied.
  */
-import { sql } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 import { secretBox } from '../../shared/secret-box.js'
 import type { LowdbStore } from '../lowdb/store.js'
-import type { MonitorRecord } from '../monitors.js'
+import type { MonitorRecord, RollupBucket } from '../monitors.js'
 import { insertChecks, recordJson } from './checks.js'
+import type { Database } from './schema.js'
 import type { PostgresStore } from './store.js'
 
 export interface ImportCounts {
@@ -32,8 +33,8 @@ export interface ImportSummary {
   users: ImportCounts
   keys: ImportCounts & { revoked: number }
   checks: ImportCounts
-  /** runs and events: how many were copied. */
-  monitors: ImportCounts & { runs: number; events: number }
+  /** runs, events, rollup buckets and incidents: how many were copied. */
+  monitors: ImportCounts & { runs: number; events: number; rollups: number; incidents: number }
   /** sessions, invites, device_grants: how many live ones were copied. */
   accounts: ImportCounts & { sessions: number; invites: number; device_grants: number }
   /** Public status pages (a slug already taken in the database by another page: present). */
@@ -100,7 +101,7 @@ export async function importDataDir(
     users: { copied: 0, present: 0 },
     keys: { copied: 0, present: 0, revoked: 0 },
     checks: { copied: 0, present: 0 },
-    monitors: { copied: 0, present: 0, runs: 0, events: 0 },
+    monitors: { copied: 0, present: 0, runs: 0, events: 0, rollups: 0, incidents: 0 },
     accounts: { copied: 0, present: 0, sessions: 0, invites: 0, device_grants: 0 },
     status_pages: { copied: 0, present: 0 },
   }
@@ -160,7 +161,7 @@ export async function importDataDir(
     }
   })
 
-  for (const { monitor: m, runs, events } of monitors) {
+  for (const { monitor: m, runs, events, rollups, incidents } of monitors) {
     await target.db.transaction().execute(async (trx) => {
       const r = await sql`
         INSERT INTO monitors (id, user_id, next_run_ms, paused, paused_reason, record)
@@ -184,6 +185,14 @@ export async function importDataDir(
           VALUES (${e.id}, ${m.id}, ${e.deliveries.some((d) => d.status === 'pending')}, ${JSON.stringify(e)})
           ON CONFLICT (id) DO NOTHING`.execute(trx)
         summary.monitors.events += Number(er.numAffectedRows ?? 0)
+      }
+      summary.monitors.rollups += await importRollups(trx, m.id, rollups)
+      for (const i of incidents) {
+        const ir = await sql`
+          INSERT INTO monitor_incidents (id, monitor_id, started_at, ended_at, cause)
+          VALUES (${i.id}, ${m.id}, ${i.started_at}::timestamptz, ${i.ended_at}::timestamptz, ${i.cause})
+          ON CONFLICT DO NOTHING`.execute(trx)
+        summary.monitors.incidents += Number(ir.numAffectedRows ?? 0)
       }
     })
   }
@@ -238,4 +247,22 @@ export async function importDataDir(
     }
   })
   return summary
+}
+
+/** A monitor's hourly and daily buckets in one statement. */
+async function importRollups(
+  trx: Kysely<Database>,
+  monitorId: string,
+  rollups: RollupBucket[],
+): Promise<number> {
+  if (rollups.length === 0) return 0
+  const col = <K extends keyof RollupBucket>(k: K) => rollups.map((b) => b[k])
+  const r = await sql`
+    INSERT INTO monitor_rollups (monitor_id, granularity, start_ms, runs, failed_runs, excluded_runs, saved_runs,
+      response_ms_sum, health_sum, downtime_seconds)
+    SELECT ${monitorId}::uuid, t.* FROM unnest(${col('granularity')}::text[], ${col('start').map(String)}::bigint[],
+      ${col('runs')}::int[], ${col('failed_runs')}::int[], ${col('excluded_runs')}::int[], ${col('saved_runs')}::int[],
+      ${col('response_ms_sum')}::float8[], ${col('health_sum')}::bigint[], ${col('downtime_seconds')}::bigint[]) AS t
+    ON CONFLICT DO NOTHING`.execute(trx)
+  return Number(r.numAffectedRows ?? 0)
 }

@@ -12,18 +12,27 @@ import type { Delivery } from '../../contract/monitors.js'
 import type {
   Claim,
   EventRecord,
+  IncidentRecord,
   MonitorRecord,
   MonitorStore,
   Page,
   PageOptions,
+  RollupBucket,
+  RollupGranularity,
+  RollupTotals,
+  RunHistory,
   RunRecord,
 } from '../monitors.js'
 import { DuplicateRefError } from '../errors.js'
+import { RETENTION_MS } from '../history.js'
+import { historySql, readIncidents, readRollups, readTotals } from './history.js'
 import type { Database } from './schema.js'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 /** A claim outlives the longest check (120 s) by a minute before another instance may take it. */
 export const DEFAULT_CLAIM_LEASE_MS = 180_000
+/** Raw runs (and events) kept per monitor; older runs live on in the rollups. */
+export const DEFAULT_PG_HISTORY_LIMIT = 1000
 
 interface MonitorRow {
   id: string
@@ -56,7 +65,7 @@ const pendingOf = (e: EventRecord) => e.deliveries.some((d) => d.status === 'pen
 
 export interface PgMonitorsOptions {
   claimLeaseMs?: number
-  /** Runs and events kept per monitor (default 100). */
+  /** Runs and events kept per monitor (default 1,000: docs/decisions.md#monitoring-depth). */
   historyLimit?: number
   now?: () => number
 }
@@ -71,7 +80,7 @@ export class PgMonitors implements MonitorStore {
     o: PgMonitorsOptions = {},
   ) {
     this.leaseMs = o.claimLeaseMs ?? DEFAULT_CLAIM_LEASE_MS
-    this.historyLimit = o.historyLimit ?? 100
+    this.historyLimit = o.historyLimit ?? DEFAULT_PG_HISTORY_LIMIT
     this.now = o.now ?? Date.now
   }
 
@@ -195,11 +204,14 @@ export class PgMonitors implements MonitorStore {
    * monitor (ending a scheduled run's claim), insert the run and its events, and prune both
    * histories to the newest `historyLimit`. The statement's snapshot does not see the rows it
    * inserts, so the prunes keep `historyLimit` minus the new rows of the rows already there.
+   * The run's rollups and incident change ride in the same statement (history.ts), keyed on the
+   * run's insert, so a retried write counts the run once.
    */
   async finishRun(
     m: MonitorRecord,
     run: RunRecord,
     events: EventRecord[],
+    history?: RunHistory,
   ): Promise<MonitorRecord | undefined> {
     const endClaim = run.trigger === 'schedule'
     const keepEvents = Math.max(0, this.historyLimit - events.length)
@@ -215,7 +227,9 @@ export class PgMonitors implements MonitorStore {
         INSERT INTO monitor_runs (id, monitor_id, record)
         SELECT ${run.id}, m.id, ${JSON.stringify(run)} FROM m
         ON CONFLICT (id) DO NOTHING
+        RETURNING id
       ),
+      ${historySql(m.id, run, history, this.now())}
       e AS (
         INSERT INTO monitor_events (id, monitor_id, pending, record)
         SELECT t.id, m.id, t.pending, t.record
@@ -224,9 +238,9 @@ export class PgMonitors implements MonitorStore {
         ON CONFLICT (id) DO NOTHING
       ),
       pr AS (
-        DELETE FROM monitor_runs WHERE monitor_id = ${m.id} AND EXISTS (SELECT 1 FROM m) AND id NOT IN (
+        DELETE FROM monitor_runs WHERE monitor_id = ${m.id} AND EXISTS (SELECT 1 FROM m) AND id <= (
           SELECT id FROM monitor_runs WHERE monitor_id = ${m.id}
-          ORDER BY id DESC LIMIT ${Math.max(0, this.historyLimit - 1)})
+          ORDER BY id DESC OFFSET ${Math.max(0, this.historyLimit - 1)} LIMIT 1)
       ),
       pe AS (
         DELETE FROM monitor_events WHERE ${events.length > 0} AND monitor_id = ${m.id}
@@ -267,6 +281,29 @@ export class PgMonitors implements MonitorStore {
       ORDER BY id DESC LIMIT ${opts.limit + 1}`.execute(this.db)
     const items = rows.slice(0, opts.limit).map((r) => r.record)
     return { items, next: rows.length > opts.limit ? items[items.length - 1].id : null }
+  }
+
+  async rollups(
+    monitorId: string,
+    granularity: RollupGranularity,
+    fromMs: number,
+    toMs: number,
+  ): Promise<RollupBucket[]> {
+    if (!UUID.test(monitorId)) return []
+    // past retention: gone, even where the monitor stopped running before they were pruned
+    const from = Math.max(fromMs, this.now() - RETENTION_MS[granularity])
+    return readRollups(this.db, monitorId, granularity, from, toMs)
+  }
+
+  async rollupTotals(monitorIds: string[], sinceMs: number[]): Promise<Map<string, RollupTotals[]>> {
+    const ids = monitorIds.filter((id) => UUID.test(id))
+    if (ids.length === 0 || sinceMs.length === 0) return new Map()
+    return readTotals(this.db, ids, sinceMs)
+  }
+
+  async incidents(monitorId: string, sinceMs: number): Promise<IncidentRecord[]> {
+    if (!UUID.test(monitorId)) return []
+    return readIncidents(this.db, monitorId, sinceMs)
   }
 
   async updateDelivery(monitorId: string, eventId: string, delivery: Delivery): Promise<void> {

@@ -10,6 +10,7 @@ import { accountsContract } from './accounts.js'
 import { checksContract } from './checks.js'
 import { keysContract } from './keys.js'
 import { monitorsContract } from './monitors.js'
+import { historyContract } from './history.js'
 import { statusPagesContract } from './status-pages.js'
 import { gaugesContract } from './gauges.js'
 import { usersContract } from './users-credits.js'
@@ -19,6 +20,8 @@ export interface ContractOptions {
   now?: () => number
   /** Lease of a credit reservation, ms. */
   leaseMs?: number
+  /** Raw runs and events kept per monitor (serve --history-runs). */
+  monitorHistory?: number
 }
 
 /** How the suite gets stores of one backend. */
@@ -67,6 +70,7 @@ export function describeStoreContract(name: string, makeHarness: () => Promise<S
     describe('checks', () => checksContract(ctx))
     describe('accounts', () => accountsContract(ctx))
     describe('monitors', () => monitorsContract(ctx))
+    describe('monitor history', () => historyContract(ctx))
     describe('status pages', () => statusPagesContract(ctx))
     describe('monitor gauges', () => gaugesContract(ctx))
   })

@@ -231,8 +231,8 @@ export function monitorsContract(t: ContractContext): void {
     expect(await mon(store).getMonitor('alice', m.id)).toBeUndefined()
   })
 
-  it('keeps the newest 100 runs and events of a monitor', async () => {
-    const store = await t.open()
+  it('keeps the newest 100 runs and events of a monitor (serve --history-runs 100)', async () => {
+    const store = await t.open({ monitorHistory: 100 })
     const ms = mon(store)
     const m = await ms.createMonitor(monitor('alice', Date.now() + 60_000))
     const runs: RunRecord[] = []

@@ -7,7 +7,13 @@ describeStoreContract('lowdb', async () => {
   const dirs: string[] = []
   // small shards, so that pages and reads cross shard boundaries
   const open = (dir: string, o: ContractOptions = {}) =>
-    openLowdbStore(dir, { shardSize: 7, cachedShards: 2, now: o.now, leaseMs: o.leaseMs })
+    openLowdbStore(dir, {
+      shardSize: 7,
+      cachedShards: 2,
+      now: o.now,
+      leaseMs: o.leaseMs,
+      monitorHistory: o.monitorHistory,
+    })
   return {
     async open(o) {
       const dir = await tempDir()

@@ -14,7 +14,14 @@ describePg('postgres', () => {
   })
   const schemaOf = new WeakMap<Store, string>()
   const open = async (schema: string, o: ContractOptions = {}) => {
-    const s = await openPostgresStore({ url: db.url, schema, poolSize: 4, now: o.now, leaseMs: o.leaseMs })
+    const s = await openPostgresStore({
+      url: db.url,
+      schema,
+      poolSize: 4,
+      now: o.now,
+      leaseMs: o.leaseMs,
+      monitorHistory: o.monitorHistory,
+    })
     schemaOf.set(s, schema)
     return s
   }

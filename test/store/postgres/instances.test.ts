@@ -335,6 +335,14 @@ describePg('several serve instances on one PostgreSQL database', () => {
         monitor: (await call(embedded.url, 'GET', `/api/public/v1/monitors/${monitorId}`, alice.key)).body,
         runs: (await history('runs', embedded.url, alice.key)).body.runs,
         events: (await history('events', embedded.url, alice.key)).body.events,
+        uptime: (
+          await call(
+            embedded.url,
+            'GET',
+            `/api/public/v1/monitors/${monitorId}/uptime?granularity=hour&from=${new Date(Date.now() - 86_400_000).toISOString()}`,
+            alice.key,
+          )
+        ).body,
         users: (await call(embedded.url, 'GET', '/api/admin/v1/users', embedded.adminToken)).body.users,
       }
       expect(before.runs.length).toBeGreaterThanOrEqual(2)
@@ -359,7 +367,15 @@ describePg('several serve instances on one PostgreSQL database', () => {
           copied: 28 + before.runs.filter((r: { check_id: string | null }) => r.check_id).length,
           present: 0,
         },
-        monitors: { copied: 1, present: 0, runs: before.runs.length, events: before.events.length },
+        monitors: {
+          copied: 1,
+          present: 0,
+          runs: before.runs.length,
+          events: before.events.length,
+          // its hour and its day (two of each when the runs crossed an hour)
+          rollups: expect.toSatisfy((n: number) => n >= 2 && n <= 4),
+          incidents: 0,
+        },
         accounts: { copied: 1, present: 0, sessions: 0, invites: 1, device_grants: 0 },
         status_pages: { copied: 0, present: 0 },
       })
@@ -368,7 +384,9 @@ describePg('several serve instances on one PostgreSQL database', () => {
       expect(second.stdout).toMatch(/users\s+0 copied, 3 already there/)
       expect(second.stdout).toMatch(/keys\s+0 copied \(0 revoked\), 3 already there/)
       expect(second.stdout).toMatch(/checks\s+0 copied, \d+ already there/)
-      expect(second.stdout).toMatch(/monitors\s+0 copied \(0 runs, 0 events\), 1 already there/)
+      expect(second.stdout).toMatch(
+        /monitors\s+0 copied \(0 runs, 0 events, 0 uptime buckets, 0 incidents\), 1 already there/,
+      )
       expect(second.stdout).toMatch(
         /accounts\s+0 copied \(0 sessions, 0 invites, 0 login requests\), 1 already there/,
       )
@@ -391,6 +409,18 @@ describePg('several serve instances on one PostgreSQL database', () => {
       ).toEqual(before.monitor)
       expect((await history('runs', pgServe.url, alice.key)).body.runs).toEqual(before.runs)
       expect((await history('events', pgServe.url, alice.key)).body.events).toEqual(before.events)
+      // its uptime, from the rollups carried over
+      expect(before.uptime.runs).toBeGreaterThanOrEqual(before.runs.length)
+      expect(
+        (
+          await call(
+            pgServe.url,
+            'GET',
+            `/api/public/v1/monitors/${monitorId}/uptime?granularity=hour&from=${encodeURIComponent(before.uptime.from)}&to=${encodeURIComponent(before.uptime.to)}`,
+            alice.key,
+          )
+        ).body,
+      ).toEqual(before.uptime)
       const [row] = await query(db.url, 'SELECT record FROM monitors WHERE id = $1', [monitorId])
       const sealed = row.record.channels[0].secret_sealed as string
       expect(secretBox(deriveSecretKey(TOKEN)).open(sealed)).toBe(secret)

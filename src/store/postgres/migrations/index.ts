@@ -10,6 +10,7 @@ import { deliveryLease } from './0004-delivery-lease.js'
 import { statusPages } from './0006-status-pages.js'
 import { monitorRef } from './0007-monitor-ref.js'
 import { accountHardening } from './0008-account-hardening.js'
+import { monitorHistory } from './0009-monitor-history.js'
 
 export const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': initial,
@@ -19,4 +20,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0006-status-pages': statusPages,
   '0007-monitor-ref': monitorRef,
   '0008-account-hardening': accountHardening,
+  '0009-monitor-history': monitorHistory,
 }

@@ -1,0 +1,116 @@
+/**
+ * A monitor's input checked and normalised (docs/decisions.md#monitors-and-alerts): the target URL
+ * past the SSRF guard, the interval, the lab's hourly floor, alert rules with their defaults, and
+ * channels (a new webhook gets its secret, sealed; an unchanged channel keeps its id and secret).
+ * Bad input is a MonitorInputError, the routes' 400 (404, 409).
+ */
+import { CheckError, assertTargetAllowed, parseTargetUrl } from '../checks/index.js'
+import {
+  DEFAULT_DOWN_AFTER,
+  DEFAULT_RECOVER_AFTER,
+  INTERVAL,
+  LAB_MIN_INTERVAL_SECONDS,
+  type Alerts,
+  type AlertsView,
+  type ChannelRequest,
+} from '../contract/monitors.js'
+import type { PagespeedMethod } from '../contract/schemas.js'
+import { newWebhookSecret, type SecretBox } from '../shared/secret-box.js'
+import { DuplicateRefError } from '../store/errors.js'
+import type { ChannelRecord, MonitorRecord } from '../store/monitors.js'
+import { nextId } from './ids.js'
+import { intervalProblem } from './interval.js'
+
+/** Bad input, as the routes' 400 / 404 answers. */
+export class MonitorInputError extends Error {
+  constructor(
+    message: string,
+    readonly notFound = false,
+    /** A unique name (a ref) is taken: the routes' 409. */
+    readonly conflict = false,
+  ) {
+    super(message)
+  }
+}
+
+export function refTaken(err: unknown): never {
+  if (err instanceof DuplicateRefError) throw new MonitorInputError(err.message, false, true)
+  throw err
+}
+
+export class MonitorInput {
+  constructor(
+    private readonly o: {
+      allowPrivateTargets: boolean
+      minInterval: number
+      secrets: SecretBox
+      now: () => number
+    },
+  ) {}
+
+  target(url: string): string {
+    try {
+      const u = parseTargetUrl(url)
+      assertTargetAllowed(u, { allowPrivateTargets: this.o.allowPrivateTargets })
+      return u.href
+    } catch (err) {
+      if (err instanceof CheckError) throw new MonitorInputError(err.message)
+      throw err
+    }
+  }
+
+  interval(seconds: number | undefined): number {
+    const s = seconds ?? Math.max(INTERVAL.default, this.o.minInterval)
+    const problem = intervalProblem(s, this.o.minInterval)
+    if (problem) throw new MonitorInputError(problem)
+    return s
+  }
+
+  /** docs/decisions.md#performance-lab-and-estimate: lab runs for monitors at most hourly; refused like any invalid monitor input, naming the field. */
+  pagespeed(method: PagespeedMethod, interval: number): PagespeedMethod {
+    if (method === 'lab' && interval < LAB_MIN_INTERVAL_SECONDS)
+      throw new MonitorInputError(
+        `pagespeed "lab" needs interval_seconds of at least ${LAB_MIN_INTERVAL_SECONDS} (lab runs at most hourly); got ${interval}`,
+      )
+    return method
+  }
+
+  alertRules(a: Alerts | undefined, prev?: MonitorRecord['alerts']): AlertsView {
+    return {
+      down_after: a?.down_after ?? prev?.down_after ?? DEFAULT_DOWN_AFTER,
+      min_score: a?.min_score !== undefined ? a.min_score : (prev?.min_score ?? null),
+      recover_after: a?.recover_after ?? prev?.recover_after ?? DEFAULT_RECOVER_AFTER,
+      remind_every_minutes:
+        a?.remind_every_minutes !== undefined ? a.remind_every_minutes : (prev?.remind_every_minutes ?? null),
+    }
+  }
+
+  /** New channel records (secrets for new webhooks go to `secrets`); equal ones are kept. */
+  channels(reqs: ChannelRequest[], keep: ChannelRecord[], secrets: Map<string, string>): ChannelRecord[] {
+    return reqs.map((r, i) => {
+      const target = r.type === 'email' ? r.to.trim() : r.url
+      if (r.type !== 'email') {
+        try {
+          const u = parseTargetUrl(target)
+          assertTargetAllowed(u, { allowPrivateTargets: this.o.allowPrivateTargets })
+        } catch (err) {
+          if (err instanceof CheckError)
+            throw new MonitorInputError(`Invalid ${r.type} URL (channels.${i}.url): ${err.message}`)
+          throw err
+        }
+      }
+      const labels = { name: r.name ?? null, source: r.source ?? null }
+      const same = keep.find((c) => c.type === r.type && c.target === target)
+      // the same channel keeps its id and secret; a file may rename it or change how it is written
+      if (same) return { ...same, name: r.name ?? same.name ?? null, source: r.source ?? same.source ?? null }
+      const id = nextId(this.o.now())
+      let sealed: string | null = null
+      if (r.type === 'webhook') {
+        const secret = newWebhookSecret()
+        secrets.set(id, secret)
+        sealed = this.o.secrets.seal(secret)
+      }
+      return { id, type: r.type, target, secret_sealed: sealed, ...labels }
+    })
+  }
+}

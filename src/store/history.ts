@@ -1,0 +1,25 @@
+/**
+ * The arithmetic of monitor history shared by every backend (docs/decisions.md#monitoring-depth):
+ * bucket boundaries and retention. Buckets are UTC hours and UTC days, keyed by their start in
+ * epoch ms.
+ */
+import { DAILY_RETENTION_DAYS, HOURLY_RETENTION_DAYS } from '../contract/monitoring.js'
+import type { RollupGranularity } from './monitors.js'
+
+export const HOUR_MS = 3_600_000
+export const DAY_MS = 86_400_000
+export const BUCKET_MS: Record<RollupGranularity, number> = { hour: HOUR_MS, day: DAY_MS }
+/** How long buckets are kept, by granularity; incidents are kept as long as daily buckets. */
+export const RETENTION_MS: Record<RollupGranularity, number> = {
+  hour: HOURLY_RETENTION_DAYS * DAY_MS,
+  day: DAILY_RETENTION_DAYS * DAY_MS,
+}
+export const INCIDENT_RETENTION_MS = DAILY_RETENTION_DAYS * DAY_MS
+
+/** The start of the bucket holding `ms`. */
+export const bucketStart = (ms: number, g: RollupGranularity): number =>
+  ms - (((ms % BUCKET_MS[g]) + BUCKET_MS[g]) % BUCKET_MS[g])
+
+/** A run's response time as rolled up: whole ms, never negative. */
+export const rollupMs = (ms: number | null): number | null =>
+  ms === null ? null : Math.max(0, Math.round(ms))

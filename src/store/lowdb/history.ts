@@ -1,0 +1,254 @@
+/**
+ * Monitor history on the embedded store (docs/decisions.md#monitoring-depth), which holds it in
+ * memory, so in a compact form: per monitor two rings of typed arrays, 744 hourly slots (31 days)
+ * and 400 daily slots, about 41 KB a monitor however long it runs. Adding a run is O(1): the slot
+ * of its bucket is found by arithmetic and reset when it held an older bucket (retention needs no
+ * sweep). Incidents are a short list per monitor, pruned to 400 days as they close.
+ *
+ * Adding is idempotent: each monitor remembers the id of the last run it rolled up (ids are
+ * time-ordered), so a journal replayed over a newer snapshot counts no run twice.
+ *
+ * Durability: `serialize` captures everything in one binary buffer, written beside the snapshot
+ * when the journal is folded (history.bin); `load` reads it back.
+ */
+import { DAILY_RETENTION_DAYS, HOURLY_RETENTION_DAYS } from '../../contract/monitoring.js'
+import { BUCKET_MS, INCIDENT_RETENTION_MS, RETENTION_MS, rollupMs } from '../history.js'
+import type {
+  IncidentRecord,
+  RollupBucket,
+  RollupGranularity,
+  RollupTotals,
+  RunHistory,
+  RunRecord,
+} from '../monitors.js'
+
+/** Counter fields per slot, in this order. */
+const RUNS = 0
+const FAILED = 1
+const EXCLUDED = 2
+const SAVED = 3
+const HEALTH = 4
+const DOWN = 5
+const F = 6
+
+/** One ring of buckets: slot = bucket number mod size; `idx` says which bucket a slot holds. */
+class Ring {
+  readonly idx: Int32Array
+  readonly n: Uint32Array
+  /** Response-time sums (a day of slow answers can pass 2^32 ms). */
+  readonly rt: Float64Array
+
+  constructor(
+    readonly size: number,
+    readonly g: RollupGranularity,
+    from?: { idx: Int32Array; n: Uint32Array; rt: Float64Array },
+  ) {
+    this.idx = from?.idx ?? new Int32Array(size).fill(-1)
+    this.n = from?.n ?? new Uint32Array(size * F)
+    this.rt = from?.rt ?? new Float64Array(size)
+  }
+
+  add(ms: number, h: RunHistory, run: RunRecord): void {
+    const b = Math.floor(ms / BUCKET_MS[this.g])
+    const slot = b % this.size
+    if (this.idx[slot] > b) return // older than the retention: its slot holds a newer bucket
+    if (this.idx[slot] !== b) {
+      this.idx[slot] = b
+      this.n.fill(0, slot * F, slot * F + F)
+      this.rt[slot] = 0
+    }
+    const o = slot * F
+    if (!h.counted) {
+      this.n[o + EXCLUDED]++
+      return
+    }
+    this.n[o + RUNS]++
+    if (!h.ok) {
+      this.n[o + FAILED]++
+      this.n[o + DOWN] += h.interval_seconds
+    }
+    const rt = rollupMs(run.response_time_ms)
+    if (rt !== null && run.health_score !== null) {
+      this.n[o + SAVED]++
+      this.n[o + HEALTH] += run.health_score
+      this.rt[slot] += rt
+    }
+  }
+
+  bucket(slot: number): RollupBucket {
+    const o = slot * F
+    return {
+      granularity: this.g,
+      start: this.idx[slot] * BUCKET_MS[this.g],
+      runs: this.n[o + RUNS],
+      failed_runs: this.n[o + FAILED],
+      excluded_runs: this.n[o + EXCLUDED],
+      saved_runs: this.n[o + SAVED],
+      response_ms_sum: this.rt[slot],
+      health_sum: this.n[o + HEALTH],
+      downtime_seconds: this.n[o + DOWN],
+    }
+  }
+
+  /** Buckets starting in [fromMs, toMs), oldest first; none past retention. */
+  range(fromMs: number, toMs: number): RollupBucket[] {
+    const out: RollupBucket[] = []
+    const size = BUCKET_MS[this.g]
+    fromMs = Math.max(fromMs, Date.now() - RETENTION_MS[this.g])
+    for (let s = 0; s < this.size; s++) {
+      const b = this.idx[s]
+      if (b < 0 || b * size < fromMs || b * size >= toMs) continue
+      out.push(this.bucket(s))
+    }
+    return out.sort((a, b) => a.start - b.start)
+  }
+
+  totals(sinceMs: number[]): RollupTotals[] {
+    const out = sinceMs.map(() => ({ runs: 0, failed_runs: 0 }))
+    const size = BUCKET_MS[this.g]
+    for (let s = 0; s < this.size; s++) {
+      const b = this.idx[s]
+      if (b < 0) continue
+      for (let i = 0; i < sinceMs.length; i++)
+        if (b * size >= sinceMs[i]) {
+          out[i].runs += this.n[s * F + RUNS]
+          out[i].failed_runs += this.n[s * F + FAILED]
+        }
+    }
+    return out
+  }
+}
+
+const HOURS = HOURLY_RETENTION_DAYS * 24
+const DAYS = DAILY_RETENTION_DAYS
+
+interface MonitorHistory {
+  /** The id of the last run rolled up. */
+  last: string
+  hours: Ring
+  days: Ring
+  incidents: IncidentRecord[]
+}
+
+/** One monitor's part of history.bin: a JSON header, then the rings' arrays as they are in memory. */
+interface Header {
+  id: string
+  last: string
+  incidents: IncidentRecord[]
+}
+
+const MAGIC = 'SHH1'
+const ringBytes = (size: number) => size * 4 + size * F * 4 + size * 8
+
+export class LowdbHistory {
+  private readonly byMonitor = new Map<string, MonitorHistory>()
+
+  /** Rolls a run up and opens or closes its incident; a run already rolled up is ignored. */
+  add(run: RunRecord, h: RunHistory): void {
+    let m = this.byMonitor.get(run.monitor_id)
+    if (m && run.id <= m.last) return
+    if (!m) {
+      m = { last: '', hours: new Ring(HOURS, 'hour'), days: new Ring(DAYS, 'day'), incidents: [] }
+      this.byMonitor.set(run.monitor_id, m)
+    }
+    m.last = run.id
+    const at = Date.parse(run.started_at)
+    m.hours.add(at, h, run)
+    m.days.add(at, h, run)
+    if (h.incident && 'open' in h.incident) {
+      if (!m.incidents.some((i) => i.ended_at === null))
+        m.incidents.push({
+          id: run.id,
+          monitor_id: run.monitor_id,
+          started_at: run.started_at,
+          ended_at: null,
+          cause: h.incident.open,
+        })
+    } else if (h.incident) {
+      const open = m.incidents.find((i) => i.ended_at === null)
+      if (open) open.ended_at = run.started_at
+      m.incidents = m.incidents.filter(
+        (i) => i.ended_at === null || Date.parse(i.ended_at) >= at - INCIDENT_RETENTION_MS,
+      )
+    }
+  }
+
+  /** Forgets a deleted monitor's history. */
+  drop(monitorId: string): void {
+    this.byMonitor.delete(monitorId)
+  }
+
+  rollups(monitorId: string, g: RollupGranularity, fromMs: number, toMs: number): RollupBucket[] {
+    const m = this.byMonitor.get(monitorId)
+    if (!m) return []
+    return (g === 'hour' ? m.hours : m.days).range(fromMs, toMs)
+  }
+
+  totals(monitorId: string, sinceMs: number[]): RollupTotals[] | undefined {
+    return this.byMonitor.get(monitorId)?.hours.totals(sinceMs)
+  }
+
+  incidents(monitorId: string, sinceMs: number): IncidentRecord[] {
+    const list = this.byMonitor.get(monitorId)?.incidents ?? []
+    return list
+      .filter((i) => i.ended_at === null || Date.parse(i.ended_at) >= sinceMs)
+      .map((i) => ({ ...i }))
+      .reverse()
+  }
+
+  /** Every bucket and incident of a monitor (copying the store: `db import`). */
+  export(monitorId: string): { rollups: RollupBucket[]; incidents: IncidentRecord[] } {
+    const m = this.byMonitor.get(monitorId)
+    if (!m) return { rollups: [], incidents: [] }
+    return {
+      rollups: [...m.hours.range(0, Infinity), ...m.days.range(0, Infinity)],
+      incidents: m.incidents.map((i) => ({ ...i })),
+    }
+  }
+
+  /** Everything, in one buffer (captured synchronously: the caller writes it afterwards). */
+  serialize(): Buffer {
+    const parts: Buffer[] = [Buffer.from(MAGIC)]
+    for (const [id, m] of this.byMonitor) {
+      const header = Buffer.from(
+        JSON.stringify({ id, last: m.last, incidents: m.incidents } satisfies Header),
+      )
+      const len = Buffer.alloc(4)
+      len.writeUInt32LE(header.length)
+      parts.push(len, header)
+      for (const r of [m.hours, m.days])
+        for (const a of [r.idx, r.n, r.rt]) parts.push(Buffer.from(a.buffer, a.byteOffset, a.byteLength))
+    }
+    return Buffer.concat(parts)
+  }
+
+  /** Reads what `serialize` wrote (replacing what is in memory). */
+  load(buf: Buffer): void {
+    if (buf.subarray(0, 4).toString() !== MAGIC) throw new Error('not a history file (bad magic)')
+    this.byMonitor.clear()
+    let off = 4
+    const take = (bytes: number) => {
+      if (off + bytes > buf.length) throw new Error('history file is truncated')
+      // a copy: typed arrays need aligned, owned memory
+      const out = new Uint8Array(bytes)
+      out.set(buf.subarray(off, off + bytes))
+      off += bytes
+      return out.buffer
+    }
+    const ring = (size: number, g: RollupGranularity) =>
+      new Ring(size, g, {
+        idx: new Int32Array(take(size * 4)),
+        n: new Uint32Array(take(size * F * 4)),
+        rt: new Float64Array(take(size * 8)),
+      })
+    while (off < buf.length) {
+      const len = buf.readUInt32LE(off)
+      off += 4
+      const h = JSON.parse(Buffer.from(take(len)).toString('utf8')) as Header
+      if (off + ringBytes(HOURS) + ringBytes(DAYS) > buf.length) throw new Error('history file is truncated')
+      const hours = ring(HOURS, 'hour')
+      const days = ring(DAYS, 'day')
+      this.byMonitor.set(h.id, { last: h.last, hours, days, incidents: h.incidents })
+    }
+  }
+}

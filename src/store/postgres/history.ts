@@ -1,0 +1,162 @@
+/**
+ * Monitor history on PostgreSQL (migration 0009, docs/decisions.md#monitoring-depth): the rollup
+ * upsert and incident change that ride in `finishRun`'s one statement, and the reads of the uptime
+ * routes and status pages.
+ *
+ * Written per run: one INSERT … ON CONFLICT DO UPDATE of two rows (the run's hour and day), fed
+ * by the run's own insert (`r`), so a retried statement whose run already exists adds nothing;
+ * the buckets past retention of that monitor go in the same statement (an index range on the
+ * primary key, usually empty). Incidents change only when the state crosses down.
+ */
+import { sql, type Kysely, type RawBuilder } from 'kysely'
+import { bucketStart, INCIDENT_RETENTION_MS, RETENTION_MS, rollupMs } from '../history.js'
+import type {
+  IncidentRecord,
+  RollupBucket,
+  RollupGranularity,
+  RollupTotals,
+  RunHistory,
+  RunRecord,
+} from '../monitors.js'
+import type { Database } from './schema.js'
+
+/** CTEs (after `r`, the run's insert RETURNING id) that roll the run up; each ends with a comma. */
+export function historySql(
+  monitorId: string,
+  run: RunRecord,
+  h: RunHistory | undefined,
+  now: number,
+): RawBuilder<unknown> {
+  if (!h) return sql``
+  const at = Date.parse(run.started_at)
+  const rt = rollupMs(run.response_time_ms)
+  const saved = h.counted && rt !== null && run.health_score !== null
+  const counted = h.counted ? 1 : 0
+  const failed = h.counted && !h.ok ? 1 : 0
+  const open = h.incident && 'open' in h.incident ? h.incident.open : null
+  const close = h.incident !== undefined && !('open' in h.incident)
+  return sql`
+      u AS (
+        INSERT INTO monitor_rollups (monitor_id, granularity, start_ms, runs, failed_runs, excluded_runs,
+          saved_runs, response_ms_sum, health_sum, downtime_seconds)
+        SELECT ${monitorId}::uuid, g.granularity, g.start_ms, ${counted}::int, ${failed}::int,
+          ${1 - counted}::int, ${saved ? 1 : 0}::int, ${saved ? rt : 0}::float8, ${saved ? run.health_score : 0}::bigint,
+          ${failed * h.interval_seconds}::bigint
+        FROM r, (VALUES ('hour', ${String(bucketStart(at, 'hour'))}::bigint),
+          ('day', ${String(bucketStart(at, 'day'))}::bigint)) AS g(granularity, start_ms)
+        ON CONFLICT (monitor_id, granularity, start_ms) DO UPDATE SET
+          runs = monitor_rollups.runs + excluded.runs,
+          failed_runs = monitor_rollups.failed_runs + excluded.failed_runs,
+          excluded_runs = monitor_rollups.excluded_runs + excluded.excluded_runs,
+          saved_runs = monitor_rollups.saved_runs + excluded.saved_runs,
+          response_ms_sum = monitor_rollups.response_ms_sum + excluded.response_ms_sum,
+          health_sum = monitor_rollups.health_sum + excluded.health_sum,
+          downtime_seconds = monitor_rollups.downtime_seconds + excluded.downtime_seconds
+      ),
+      ux AS (
+        DELETE FROM monitor_rollups WHERE monitor_id = ${monitorId} AND EXISTS (SELECT 1 FROM r) AND (
+          (granularity = 'hour' AND start_ms < ${String(now - RETENTION_MS.hour)}::bigint) OR
+          (granularity = 'day' AND start_ms < ${String(now - RETENTION_MS.day)}::bigint))
+      ),
+      io AS (
+        INSERT INTO monitor_incidents (id, monitor_id, started_at, cause)
+        SELECT r.id, ${monitorId}::uuid, ${run.started_at}::timestamptz, ${open ?? ''} FROM r
+        WHERE ${open !== null}::boolean
+        ON CONFLICT DO NOTHING
+      ),
+      ic AS (
+        UPDATE monitor_incidents SET ended_at = ${run.started_at}::timestamptz
+        WHERE ${close}::boolean AND monitor_id = ${monitorId} AND ended_at IS NULL AND EXISTS (SELECT 1 FROM r)
+      ),
+      ix AS (
+        DELETE FROM monitor_incidents WHERE ${close}::boolean AND monitor_id = ${monitorId}
+          AND ended_at < ${new Date(now - INCIDENT_RETENTION_MS).toISOString()}::timestamptz
+      ),`
+}
+
+interface RollupRow {
+  granularity: RollupGranularity
+  start_ms: string
+  runs: number
+  failed_runs: number
+  excluded_runs: number
+  saved_runs: number
+  response_ms_sum: number
+  health_sum: string
+  downtime_seconds: string
+}
+
+export async function readRollups(
+  db: Kysely<Database>,
+  monitorId: string,
+  g: RollupGranularity,
+  fromMs: number,
+  toMs: number,
+): Promise<RollupBucket[]> {
+  const to = Number.isFinite(toMs) ? String(Math.trunc(toMs)) : null
+  const { rows } = await sql<RollupRow>`
+    SELECT granularity, start_ms, runs, failed_runs, excluded_runs, saved_runs, response_ms_sum,
+      health_sum, downtime_seconds
+    FROM monitor_rollups
+    WHERE monitor_id = ${monitorId} AND granularity = ${g} AND start_ms >= ${String(Math.trunc(fromMs))}::bigint
+      AND (${to}::bigint IS NULL OR start_ms < ${to}::bigint)
+    ORDER BY start_ms`.execute(db)
+  return rows.map((r) => ({
+    granularity: r.granularity,
+    start: Number(r.start_ms),
+    runs: r.runs,
+    failed_runs: r.failed_runs,
+    excluded_runs: r.excluded_runs,
+    saved_runs: r.saved_runs,
+    response_ms_sum: Number(r.response_ms_sum),
+    health_sum: Number(r.health_sum),
+    downtime_seconds: Number(r.downtime_seconds),
+  }))
+}
+
+/** One query for a page of monitors: per monitor, hourly sums since each start. */
+export async function readTotals(
+  db: Kysely<Database>,
+  ids: string[],
+  sinceMs: number[],
+): Promise<Map<string, RollupTotals[]>> {
+  const since = sinceMs.map((s) => String(Math.trunc(s)))
+  const { rows } = await sql<{ monitor_id: string; i: number; runs: string; failed_runs: string }>`
+    SELECT r.monitor_id, s.i::int AS i, sum(r.runs) AS runs, sum(r.failed_runs) AS failed_runs
+    FROM monitor_rollups r
+    JOIN unnest(${since}::bigint[]) WITH ORDINALITY AS s(since, i) ON r.start_ms >= s.since
+    WHERE r.monitor_id = ANY(${ids}::uuid[]) AND r.granularity = 'hour'
+      AND r.start_ms >= ${String(Math.min(...sinceMs.map(Math.trunc)))}::bigint
+    GROUP BY r.monitor_id, s.i`.execute(db)
+  const out = new Map<string, RollupTotals[]>()
+  for (const r of rows) {
+    let t = out.get(r.monitor_id)
+    if (!t) out.set(r.monitor_id, (t = sinceMs.map(() => ({ runs: 0, failed_runs: 0 }))))
+    t[r.i - 1] = { runs: Number(r.runs), failed_runs: Number(r.failed_runs) }
+  }
+  return out
+}
+
+export async function readIncidents(
+  db: Kysely<Database>,
+  monitorId: string,
+  sinceMs: number,
+): Promise<IncidentRecord[]> {
+  const { rows } = await sql<{
+    id: string
+    monitor_id: string
+    started_at: Date
+    ended_at: Date | null
+    cause: string
+  }>`
+    SELECT id, monitor_id, started_at, ended_at, cause FROM monitor_incidents
+    WHERE monitor_id = ${monitorId} AND (ended_at IS NULL OR ended_at >= ${new Date(sinceMs).toISOString()}::timestamptz)
+    ORDER BY started_at DESC, id DESC`.execute(db)
+  return rows.map((r) => ({
+    id: r.id,
+    monitor_id: r.monitor_id,
+    started_at: new Date(r.started_at).toISOString(),
+    ended_at: r.ended_at === null ? null : new Date(r.ended_at).toISOString(),
+    cause: r.cause,
+  }))
+}

@@ -1,0 +1,159 @@
+/**
+ * Monitor history in the storage contract (docs/decisions.md#monitoring-depth): a run's history
+ * handed to finishRun is rolled up into its UTC hour and day (maintenance runs apart), counted
+ * once even when the write is retried, kept past a reopen; incidents open and close with the
+ * state; retention by granularity; a deleted monitor takes its history along.
+ */
+import { expect, it } from 'vitest'
+import { nextId } from '../../../src/monitors/ids.js'
+import type { MonitorRecord, MonitorStore, RunHistory, RunRecord } from '../../../src/store/monitors.js'
+import type { Store } from '../../../src/store/types.js'
+import type { ContractContext } from './index.js'
+import { monitor } from './monitors.js'
+
+const HOUR = 3_600_000
+const DAY = 24 * HOUR
+/** 10:00 UTC two days ago. */
+const base = Math.floor(Date.now() / DAY) * DAY - 2 * DAY + 10 * HOUR
+
+const mon = (s: Store): MonitorStore => s.monitors!
+
+function runAt(m: MonitorRecord, at: number, saved: { rt: number; health: number } | null): RunRecord {
+  return {
+    // ids are time-ordered like the runs
+    id: nextId(at),
+    monitor_id: m.id,
+    started_at: new Date(at).toISOString(),
+    outcome: saved ? 'saved' : 'failed',
+    trigger: 'manual',
+    check_id: null,
+    health_score: saved?.health ?? null,
+    response_time_ms: saved?.rt ?? null,
+    state: m.state,
+    error: saved ? null : { code: 'check_failed', message: 'refused' },
+  }
+}
+
+const h = (ok: boolean, over: Partial<RunHistory> = {}): RunHistory => ({
+  ok,
+  counted: true,
+  interval_seconds: 60,
+  ...over,
+})
+
+export function historyContract(t: ContractContext): void {
+  it('rolls runs up into hours and days, maintenance apart, once even when the write is retried', async () => {
+    let store = await t.open()
+    let ms = mon(store)
+    const m = await ms.createMonitor(monitor('alice', null))
+    const other = await ms.createMonitor(monitor('alice', null))
+    const good = runAt(m, base + 5 * 60_000, { rt: 100, health: 90 })
+    await ms.finishRun(m, good, [], h(true))
+    await ms.finishRun(m, good, [], h(true)) // a retried write: nothing more
+    await ms.finishRun(m, runAt(m, base + 20 * 60_000, null), [], h(false))
+    await ms.finishRun(m, runAt(m, base + 40 * 60_000, null), [], h(false, { counted: false }))
+    await ms.finishRun(m, runAt(m, base + 70 * 60_000, { rt: 300, health: 70 }), [], h(true))
+    // a run without history (records older than it) adds nothing
+    await ms.finishRun(m, runAt(m, base + 80 * 60_000, null), [])
+
+    const expected = async () => {
+      const hours = await ms.rollups(m.id, 'hour', base - DAY, Date.now())
+      expect(hours).toEqual([
+        {
+          granularity: 'hour',
+          start: base,
+          runs: 2,
+          failed_runs: 1,
+          excluded_runs: 1,
+          saved_runs: 1,
+          response_ms_sum: 100,
+          health_sum: 90,
+          downtime_seconds: 60,
+        },
+        {
+          granularity: 'hour',
+          start: base + HOUR,
+          runs: 1,
+          failed_runs: 0,
+          excluded_runs: 0,
+          saved_runs: 1,
+          response_ms_sum: 300,
+          health_sum: 70,
+          downtime_seconds: 0,
+        },
+      ])
+      // [from, to) by bucket start
+      expect((await ms.rollups(m.id, 'hour', base + 1, base + 2 * HOUR)).map((b) => b.start)).toEqual([
+        base + HOUR,
+      ])
+      expect(await ms.rollups(m.id, 'day', base - DAY, Date.now())).toEqual([
+        {
+          granularity: 'day',
+          start: base - 10 * HOUR,
+          runs: 3,
+          failed_runs: 1,
+          excluded_runs: 1,
+          saved_runs: 2,
+          response_ms_sum: 400,
+          health_sum: 160,
+          downtime_seconds: 60,
+        },
+      ])
+      const totals = await ms.rollupTotals([m.id, other.id], [base - DAY, base + 30 * 60_000])
+      expect(totals.get(m.id)).toEqual([
+        { runs: 3, failed_runs: 1 },
+        { runs: 1, failed_runs: 0 },
+      ])
+      expect(totals.has(other.id)).toBe(false)
+      expect(await ms.rollups(other.id, 'day', 0, Date.now())).toEqual([])
+    }
+    await expected()
+    store = await t.reopen(store)
+    ms = mon(store)
+    await expected()
+  })
+
+  it('keeps hourly buckets 31 days and daily ones 400', async () => {
+    const store = await t.open()
+    const ms = mon(store)
+    const m = await ms.createMonitor(monitor('alice', null))
+    const old = Math.floor(Date.now() / DAY) * DAY - 40 * DAY + 12 * HOUR
+    await ms.finishRun(m, runAt(m, old, null), [], h(false))
+    await ms.finishRun(m, runAt(m, base, null), [], h(false))
+    expect((await ms.rollups(m.id, 'hour', 0, Date.now())).map((b) => b.start)).toEqual([base])
+    expect((await ms.rollups(m.id, 'day', 0, Date.now())).map((b) => b.start)).toEqual([
+      old - 12 * HOUR,
+      base - 10 * HOUR,
+    ])
+  })
+
+  it('opens an incident when the monitor goes down and closes it when it comes back', async () => {
+    let store = await t.open()
+    let ms = mon(store)
+    const m = await ms.createMonitor(monitor('alice', null))
+    await ms.finishRun(m, runAt(m, base, null), [], h(false, { incident: { open: 'refused twice' } }))
+    // one open incident per monitor: a second open is ignored
+    await ms.finishRun(m, runAt(m, base + 60_000, null), [], h(false, { incident: { open: 'again' } }))
+    await ms.finishRun(
+      m,
+      runAt(m, base + 10 * 60_000, { rt: 1, health: 1 }),
+      [],
+      h(true, { incident: { close: true } }),
+    )
+    await ms.finishRun(m, runAt(m, base + HOUR, null), [], h(false, { incident: { open: 'timeout' } }))
+    store = await t.reopen(store)
+    ms = mon(store)
+    const all = await ms.incidents(m.id, base - DAY)
+    expect(all.map((i) => [i.started_at, i.ended_at, i.cause])).toEqual([
+      [new Date(base + HOUR).toISOString(), null, 'timeout'],
+      [new Date(base).toISOString(), new Date(base + 10 * 60_000).toISOString(), 'refused twice'],
+    ])
+    // since: those still open or ended after it
+    expect((await ms.incidents(m.id, base + 30 * 60_000)).map((i) => i.cause)).toEqual(['timeout'])
+    expect(all[0].monitor_id).toBe(m.id)
+
+    await ms.deleteMonitor('alice', m.id)
+    expect(await ms.incidents(m.id, 0)).toEqual([])
+    expect(await ms.rollups(m.id, 'day', 0, Date.now())).toEqual([])
+  })
+}
