@@ -17,5 +17,9 @@ export class CheckError extends Error {
   }
 }
 
+/** A message as the caller reads it: one sentence, ending with its full stop. */
+export const asSentence = (message: string) =>
+  /[.!?]$/.test(message.trimEnd()) ? message : `${message.trimEnd()}.`
+
 export const invalidUrl = (reason: string, detail?: string) => new CheckError('invalid_url', reason, detail)
 export const checkFailed = (reason: string, detail?: string) => new CheckError('check_failed', reason, detail)

@@ -1,6 +1,6 @@
 export { runCheck } from './engine.js'
 export { probe, PROBE_DEFAULTS, type ProbeOptions } from './probe.js'
-export { CheckError, checkFailed, invalidUrl, type CheckErrorCode } from './errors.js'
+export { CheckError, asSentence, checkFailed, invalidUrl, type CheckErrorCode } from './errors.js'
 export { assertTargetAllowed, parseTargetUrl, createGuardedLookup, isBlockedLookupError } from './guard.js'
 export { DOCS_URL, defaultUserAgent } from './user-agent.js'
 export type * from './types.js'

@@ -24,8 +24,16 @@ function pick(tail: string, ids: string[], what: string, scope: string): string 
   )
 }
 
+/** Neither a full id nor a short one: say what is accepted (the API would only say "a UUID"). */
+function notAnId(arg: string, what: string, lister: string): UsageError {
+  return new UsageError(
+    `${JSON.stringify(arg)} is not a ${what} id: give the full id or its short id, the last 4 or more characters (0-9, a-f) that \`${lister}\` shows.`,
+  )
+}
+
 export async function resolveCheckId(client: Pick<SitehealthClient, 'recent'>, arg: string): Promise<string> {
-  if (UUID.test(arg) || !TAIL.test(arg)) return arg
+  if (UUID.test(arg)) return arg
+  if (!TAIL.test(arg)) throw notAnId(arg, 'check', 'sitehealth recent')
   const ids: string[] = []
   let cursor: string | undefined
   for (let page = 0; page < SHORT_ID_PAGES; page++) {
@@ -39,7 +47,8 @@ export async function resolveCheckId(client: Pick<SitehealthClient, 'recent'>, a
 }
 
 export async function resolveKeyId(client: Pick<SitehealthClient, 'listKeys'>, arg: string): Promise<string> {
-  if (UUID.test(arg) || !TAIL.test(arg)) return arg
+  if (UUID.test(arg)) return arg
+  if (!TAIL.test(arg)) throw notAnId(arg, 'key', 'sitehealth keys list')
   const { keys } = await client.listKeys()
   return pick(
     arg,

@@ -277,7 +277,7 @@ export class SitehealthClient {
       throw new ApiError(
         0,
         'no_api_key',
-        'No API key: pass --api-key, set SITEHEALTH_API_KEY, or save one with `sitehealth config set api-key KEY` (an admin issues keys with `sitehealth keys create`).',
+        'No API key: sign in with `sitehealth login` (it saves a key approved in the dashboard), or pass --api-key, set SITEHEALTH_API_KEY or save one with `sitehealth config set api-key KEY`.',
       )
     // Refuse a mistyped key before it leaves the machine.
     if (!isWellFormedApiKey(key))

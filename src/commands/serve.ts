@@ -3,6 +3,7 @@ import { StartupError, startServer } from '../serve/index.js'
 import { DataDirLockedError, DatabaseError } from '../store/index.js'
 import { redactUrl } from '../store/postgres/url.js'
 import { SIGNUP_POLICIES } from '../accounts/service.js'
+import { currentInvocation } from '../cli/invocation.js'
 
 /** Batch access-log lines to stderr once per tick: one write per burst, not per request. */
 function batchedLog(stream: NodeJS.WritableStream) {
@@ -17,22 +18,36 @@ function batchedLog(stream: NodeJS.WritableStream) {
   }
 }
 
-/** What a new user does next: issue a key for the CLI, then check a site (printed at start-up). */
-function nextSteps(
-  bin: string,
-  apiUrl: string | undefined,
-  dataDir: string | undefined,
-  envToken: boolean,
-): string {
-  const flags = [
-    apiUrl ? ` --api-url ${apiUrl}` : '',
-    dataDir && !envToken ? ` --data-dir ${dataDir}` : '',
-    envToken ? ' --admin-token "$SITEHEALTH_ADMIN_TOKEN"' : '',
+/**
+ * What a new user does next (printed at start-up): make their account, sign this CLI in as that
+ * account (so the CLI and the dashboard share one identity), then a first check, named the way
+ * this user can run the CLI and, with private targets allowed, one that needs no internet.
+ */
+export function nextSteps(o: {
+  run: string
+  url: string
+  /** --api-url to add: the server is not at the default URL. */
+  apiUrl?: string
+  dataDir?: string
+  envToken: boolean
+  allowPrivate: boolean
+}): string {
+  const admin = [
+    o.apiUrl ? ` --api-url ${o.apiUrl}` : '',
+    o.dataDir && !o.envToken ? ` --data-dir ${o.dataDir}` : '',
+    o.envToken ? ' --admin-token "$SITEHEALTH_ADMIN_TOKEN"' : '',
   ].join('')
-  return (
-    `Next, in another terminal: \`${bin} keys create --name me --save${flags}\` issues an API key and saves it with the URL; ` +
-    `then \`${bin} check https://example.com\`.\n`
-  )
+  const check = o.allowPrivate
+    ? `A first check, 1 credit (this server itself: no internet needed):\n     ${o.run} check ${o.url}/api/public/v1/health`
+    : `A first check, 1 credit (needs internet; local sites need serve --allow-private-targets):\n     ${o.run} check https://example.com`
+  return [
+    `Dashboard: ${o.url}/`,
+    'Next, in another terminal:',
+    `  1. Your account: open the link this prints and set a password.\n     ${o.run} users create --email you@example.com --admin${admin}`,
+    `  2. Sign this CLI in as you (approve it in the dashboard), so both share one account:\n     ${o.run} login${o.apiUrl ? ` --api-url ${o.apiUrl}` : ''}`,
+    `  3. ${check}`,
+    '',
+  ].join('\n')
 }
 
 export default class Serve extends Command {
@@ -332,12 +347,14 @@ Faults: every wait on PostgreSQL and Redis is bounded (--db-query-timeout, --db-
         (server.adminTokenFile ? `, admin token in ${server.adminTokenFile}` : '') +
         (flags['allow-private-targets'] ? ' - private targets ALLOWED' : '') +
         '\n' +
-        nextSteps(
-          this.config.bin,
-          flags.port === 8787 ? undefined : server.url,
-          flags['data-dir'],
-          !server.adminTokenFile,
-        ),
+        nextSteps({
+          run: currentInvocation(this.config.bin),
+          url: server.url,
+          apiUrl: flags.port === 8787 && flags.host === '127.0.0.1' ? undefined : server.url,
+          dataDir: flags['data-dir'],
+          envToken: !server.adminTokenFile,
+          allowPrivate: flags['allow-private-targets'],
+        }),
     )
     await new Promise<void>((resolve) => {
       const stop = (signal: string) => {

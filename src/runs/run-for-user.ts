@@ -8,6 +8,7 @@
 import { CapacityExceededError, type CheckCapacity, type Slot } from '../capacity/index.js'
 import {
   CheckError,
+  asSentence,
   assertTargetAllowed,
   parseTargetUrl,
   runCheck,
@@ -173,5 +174,5 @@ function refusal(err: unknown, deps: Pick<RunDeps, 'log'>): unknown {
   if (!(err instanceof CheckError)) return err
   // what the caller must not see stays in the log
   if (err.detail && deps.log) deps.log(`check ${err.code}: ${err.detail}`)
-  return new RunRefused(err.code === 'invalid_url' ? 'invalid_url' : 'check_failed', err.message)
+  return new RunRefused(err.code === 'invalid_url' ? 'invalid_url' : 'check_failed', asSentence(err.message))
 }

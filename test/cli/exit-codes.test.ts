@@ -60,14 +60,15 @@ describe('describeFailure', () => {
     expect(f.line).toBe('Error: The URL must use http or https.')
   })
 
-  it('says what to do about a missing key: the three ways', () => {
+  it('says what to do about a missing key: login, or the three ways to give one', () => {
     const f = describeFailure(
       api(
         'no_api_key',
         0,
-        'No API key: pass --api-key, set SITEHEALTH_API_KEY, or save one with `sitehealth config set api-key KEY` (an admin issues keys with `sitehealth keys create`).',
+        'No API key: sign in with `sitehealth login` (it saves a key approved in the dashboard), or pass --api-key, set SITEHEALTH_API_KEY or save one with `sitehealth config set api-key KEY`.',
       ),
     )
+    expect(f.line).toMatch(/`sitehealth login`/)
     expect(f.line).toMatch(/--api-key/)
     expect(f.line).toMatch(/SITEHEALTH_API_KEY/)
     expect(f.line).toMatch(/config set api-key/)

@@ -153,9 +153,9 @@ describe('one clear line for each mistake', { timeout: 180_000 }, () => {
         2,
         /Blocked for safety.*restart it with `sitehealth serve --allow-private-targets`/,
       )
-      // the start-up banner says how to get a key
+      // the start-up banner says how to make an account and sign the CLI in
       expect(strict.output()).toMatch(
-        /Next, in another terminal: `sitehealth keys create --name me --save --api-url http:\/\/127\.0\.0\.1:\d+ --data-dir /,
+        /users create --email you@example\.com --admin --api-url http:\/\/127\.0\.0\.1:\d+ --data-dir /,
       )
     } finally {
       await strict.stop()

@@ -99,3 +99,46 @@ describe('config set api-url: the saved key goes only to a sitehealth API', { ti
     }
   })
 })
+
+describe('hints that name what works', { timeout: 60_000 }, () => {
+  it("serve's next steps: the CLI as it can be run here, the dashboard, a check that needs no internet", async () => {
+    const out = served.output()
+    // the tests run bin/run.js with node from the clone, and `sitehealth` is not on this PATH
+    expect(out).toContain(`Dashboard: ${served.url}/`)
+    expect(out).toMatch(/^ {5}node bin\/run\.js users create --email you@example\.com --admin /m)
+    expect(out).toMatch(new RegExp(`^ {5}node bin/run\\.js login --api-url ${served.url}$`, 'm'))
+    expect(out).not.toMatch(/^ {5}sitehealth /m)
+    const check = new RegExp(`^ {5}node bin/run\\.js (check ${served.url}\\S*)$`, 'm').exec(out)
+    expect(check, out).not.toBeNull()
+    // the suggested check works: this server itself, no internet
+    const env = { SITEHEALTH_API_URL: served.url, SITEHEALTH_API_KEY: key }
+    const r = await cli(check![1].split(' '), { env })
+    expect(r.code, r.stderr).toBe(0)
+  })
+
+  it('get with a word that is no id says what is accepted, not "must be a UUID"', async () => {
+    const r = await cli(['get', 'nonexistent'], {
+      env: { SITEHEALTH_API_URL: served.url, SITEHEALTH_API_KEY: key },
+    })
+    expectOneLineError(r, 2, /"nonexistent" is not a check id: give the full id or its short id/)
+    expect(r.stderr).not.toMatch(/UUID/)
+  })
+
+  it('auth status without a key points at login', async () => {
+    await rm(configFile(), { force: true })
+    const r = await cli(['auth', 'status', '--api-url', served.url])
+    expect(r.code).toBe(4)
+    expect(r.stdout).toMatch(/Sign in with `sitehealth login`/)
+    const none = await cli(['credits', '--api-url', served.url])
+    expectOneLineError(none, 4, /`sitehealth login`/)
+  })
+
+  it("a check's failure message is a sentence, with its full stop, in the envelope too", async () => {
+    const env = { SITEHEALTH_API_URL: served.url, SITEHEALTH_API_KEY: key }
+    const r = await cli(['check', 'http://127.0.0.1:1/', '--json'], { env })
+    expect(r.code).toBe(7)
+    expect(JSON.parse(r.stdout).error.message).toMatch(
+      /^Could not connect to 127\.0\.0\.1:1: connection refused\.$/,
+    )
+  })
+})

@@ -79,7 +79,7 @@ export default class AuthStatus extends ClientCommand<typeof AuthStatus> {
           ? []
           : [
               '',
-              `Set one with \`${this.config.bin} config set api-key KEY\`, SITEHEALTH_API_KEY or --api-key; an admin issues keys with \`${this.config.bin} keys create\`.`,
+              `Sign in with \`${this.config.bin} login\` (approve a key in the dashboard; it is saved with the URL), or set a key with \`${this.config.bin} config set api-key KEY\`, SITEHEALTH_API_KEY or --api-key.`,
             ]),
       ].join('\n'),
     )

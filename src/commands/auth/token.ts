@@ -15,7 +15,7 @@ export default class AuthToken extends ClientCommand<typeof AuthToken> {
       throw new ApiError(
         0,
         'no_api_key',
-        `No API key: set one with \`${this.config.bin} config set api-key KEY\`, SITEHEALTH_API_KEY or --api-key.`,
+        `No API key: sign in with \`${this.config.bin} login\`, or set one with \`${this.config.bin} config set api-key KEY\`, SITEHEALTH_API_KEY or --api-key.`,
       )
     if (this.json)
       return this.terminal.json({

@@ -16,6 +16,7 @@ import {
 } from '../../contract/monitors.js'
 import { UptimeQuery, type UptimeReport } from '../../contract/monitoring.js'
 import type { RunResult } from '../../contract/schemas.js'
+import { asSentence } from '../../checks/index.js'
 import { toRunResult } from '../mapping.js'
 import { isUuid } from '../../monitors/ids.js'
 import type { Monitoring } from '../../monitors/runtime.js'
@@ -167,8 +168,8 @@ export function monitorRoutes(
         if (outcome.kind === 'saved') return toRunResult(outcome.check, outcome.report, outcome.remaining)
         if (outcome.kind === 'no_credits') throw new ServiceError(402, 'insufficient_credits', NO_CREDITS)
         throw outcome.code === 'invalid_url'
-          ? new ServiceError(400, 'invalid_url', outcome.message)
-          : new ServiceError(502, 'check_failed', outcome.message)
+          ? new ServiceError(400, 'invalid_url', asSentence(outcome.message))
+          : new ServiceError(502, 'check_failed', asSentence(outcome.message))
       },
     },
   }
