@@ -31,6 +31,7 @@ const LAYERS = {
   cli: ['client', 'contract', 'monitors', 'server', 'shared'],
   serve: [
     'accounts',
+    'assertions',
     'capacity',
     'contract',
     'dashboard',

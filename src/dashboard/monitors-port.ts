@@ -22,6 +22,32 @@ export interface MonitorView {
   } | null
   next_run_at: string | null
   created_at: string
+  alerts: { down_after: number; min_score: number | null }
+  /** Percent up; null where no run counted yet. */
+  uptime: { '24h': number | null; '7d': number | null; '30d': number | null }
+  /** Where alerts go; targets masked as the API shows them. */
+  channels: Array<{ id: string; type: string; target: string }>
+  /** Each assertion as the CLI writes it (`status_code equals 200`). */
+  assertions: string[]
+}
+
+/** What the edit form sends. */
+export interface MonitorEdit {
+  name: string
+  url: string
+  interval_seconds: number
+  down_after: number
+  /** null: no minimum. */
+  min_score: number | null
+  /** One assertion per line, as the CLI writes them. */
+  assertions: string[]
+}
+
+export const CHANNEL_KINDS = ['webhook', 'slack', 'discord', 'teams', 'email'] as const
+
+/** A monitor in the list: its view and its newest runs (newest first), for the bar of recent runs. */
+export interface MonitorListItem extends MonitorView {
+  recent: MonitorRunView[]
 }
 
 export interface MonitorRunView {
@@ -31,7 +57,12 @@ export interface MonitorRunView {
   health_score: number | null
   response_time_ms: number | null
   error: string | null
+  /** Each assertion the run checked, and whether it held. */
+  assertions: Array<{ passed: boolean }>
 }
+
+/** A run that counts against the monitor: it failed, or one of its assertions did not hold. */
+export const isFailing = (r: MonitorRunView) => r.outcome === 'failed' || r.assertions.some((a) => !a.passed)
 
 export interface MonitorEventView {
   id: string
@@ -44,7 +75,8 @@ export interface MonitorEventView {
 export class MonitorRejected extends Error {}
 
 export interface DashboardMonitors {
-  list(userId: string, limit: number): Promise<MonitorView[]>
+  /** Up to `limit` monitors, each with its newest `runs` runs. */
+  list(userId: string, limit: number, runs?: number): Promise<MonitorListItem[]>
   create(
     userId: string,
     body: { url: string; name?: string; interval_seconds?: number },
@@ -52,6 +84,21 @@ export interface DashboardMonitors {
   /** Undefined for an unknown id and for another user's monitor alike. */
   get(userId: string, id: string): Promise<MonitorView | undefined>
   setPaused(userId: string, id: string, paused: boolean): Promise<MonitorView | undefined>
+  /** Changes what the form holds; undefined when there is no such monitor. */
+  update(userId: string, id: string, edit: MonitorEdit): Promise<MonitorView | undefined>
+  /**
+   * Removes the channels named and adds one (type and its URL, or address for email). A new
+   * webhook channel's signing secret comes back once.
+   */
+  setChannels(
+    userId: string,
+    id: string,
+    change: { remove: string[]; add?: { type: string; target: string } },
+  ): Promise<{ monitor: MonitorView; secret?: string } | undefined>
+  /** False when there was no such monitor. */
+  remove(userId: string, id: string): Promise<boolean>
+  /** Runs it now (1 credit); undefined when there is no such monitor; MonitorRejected when it cannot run. */
+  runNow(userId: string, id: string): Promise<MonitorView | undefined>
   /** Newest first. */
   runs(userId: string, id: string, limit: number): Promise<MonitorRunView[]>
   events(userId: string, id: string, limit: number): Promise<MonitorEventView[]>

@@ -3,11 +3,21 @@
  * checks of input as the API (the contract's schema, then the service's rules), the same views,
  * and another user's monitor is as unknown as a missing one.
  */
-import { MonitorCreate } from '../contract/monitors.js'
-import { MonitorRejected, type DashboardMonitors } from '../dashboard/monitors-port.js'
+import { describeAssertion, parseAssertion, AssertionSyntaxError } from '../assertions/index.js'
+import { ChannelRequest, MonitorCreate, MonitorPatch } from '../contract/monitors.js'
+import {
+  MonitorRejected,
+  type DashboardMonitors,
+  type MonitorEdit,
+  type MonitorRunView,
+  type MonitorView,
+} from '../dashboard/monitors-port.js'
 import { isUuid } from '../monitors/ids.js'
 import { MonitorInputError, type MonitorService } from '../monitors/service.js'
 import { eventView, monitorView, runView } from '../monitors/views.js'
+import { RunRefused } from '../runs/index.js'
+import { DEFAULT_CAPACITY_WAIT_MS } from '../server/guard.js'
+import type { MonitorRecord, RunRecord } from '../store/monitors.js'
 
 export function dashboardMonitors(service: MonitorService): DashboardMonitors {
   /** The user's monitor, or undefined (a malformed id included). */
@@ -21,9 +31,14 @@ export function dashboardMonitors(service: MonitorService): DashboardMonitors {
     }
   }
   return {
-    async list(userId, limit) {
+    async list(userId, limit, runs = 0) {
       const { items } = await service.monitors.listMonitors(userId, { limit })
-      return items.map((m) => monitorView(m))
+      return Promise.all(
+        items.map(async (m) => ({
+          ...viewOf(m),
+          recent: runs > 0 ? (await service.monitors.listRuns(m.id, { limit: runs })).items.map(runOf) : [],
+        })),
+      )
     },
     async create(userId, body) {
       const parsed = MonitorCreate.safeParse(body)
@@ -32,7 +47,7 @@ export function dashboardMonitors(service: MonitorService): DashboardMonitors {
         throw new MonitorRejected(`${issue.path.join('.') || 'monitor'}: ${issue.message}`)
       }
       try {
-        return monitorView((await service.create(userId, parsed.data)).monitor)
+        return viewOf((await service.create(userId, parsed.data)).monitor)
       } catch (err) {
         if (err instanceof MonitorInputError) throw new MonitorRejected(err.message)
         throw err
@@ -40,17 +55,49 @@ export function dashboardMonitors(service: MonitorService): DashboardMonitors {
     },
     async get(userId, id) {
       const m = await mine(userId, id)
-      return m && monitorView(m)
+      return m && viewOf(m)
+    },
+    async update(userId, id, edit) {
+      if (!(await mine(userId, id))) return undefined
+      return viewOf((await rejecting(() => service.update(userId, id, editPatch(edit)))).monitor)
+    },
+    async setChannels(userId, id, change) {
+      const m = await mine(userId, id)
+      if (!m) return undefined
+      const patch = valid(MonitorPatch, { channels: channelList(m, change) })
+      const { monitor, secrets } = await rejecting(() => service.update(userId, id, patch))
+      const secret = [...secrets.values()][0]
+      return { monitor: viewOf(monitor), ...(secret ? { secret } : {}) }
+    },
+    async remove(userId, id) {
+      if (!(await mine(userId, id))) return false
+      await service.remove(userId, id)
+      return true
+    },
+    async runNow(userId, id) {
+      const m = await mine(userId, id)
+      if (!m) return undefined
+      let outcome
+      try {
+        outcome = await service.run(m, 'manual', undefined, { waitMs: DEFAULT_CAPACITY_WAIT_MS })
+      } catch (err) {
+        // too many checks at once on the server: say so, nothing was charged
+        if (err instanceof RunRefused) throw new MonitorRejected(err.message)
+        throw err
+      }
+      if (outcome.kind === 'no_credits')
+        throw new MonitorRejected('No credits left to run it: nothing was run or charged.')
+      return viewOf((await mine(userId, id)) ?? m)
     },
     async setPaused(userId, id, paused) {
       if (!(await mine(userId, id))) return undefined
-      return monitorView((await service.update(userId, id, { paused })).monitor)
+      return viewOf((await service.update(userId, id, { paused })).monitor)
     },
     async runs(userId, id, limit) {
       const m = await mine(userId, id)
       if (!m) return []
       const { items } = await service.monitors.listRuns(m.id, { limit })
-      return items.map((r) => ({ ...runView(r), error: r.error?.message ?? null }))
+      return items.map(runOf)
     },
     async events(userId, id, limit) {
       const m = await mine(userId, id)
@@ -59,4 +106,95 @@ export function dashboardMonitors(service: MonitorService): DashboardMonitors {
       return items.map(eventView)
     },
   }
+}
+
+function runOf(r: RunRecord): MonitorRunView {
+  const v = runView(r)
+  return {
+    started_at: v.started_at,
+    outcome: v.outcome,
+    check_id: v.check_id ?? null,
+    health_score: v.health_score ?? null,
+    response_time_ms: v.response_time_ms ?? null,
+    error: r.error?.message ?? null,
+    assertions: v.assertions.map((a) => ({ passed: a.passed })),
+  }
+}
+
+/** The dashboard's view: the API's, with assertions written as the CLI writes them. */
+function viewOf(m: MonitorRecord): MonitorView {
+  const v = monitorView(m)
+  return { ...v, assertions: v.assertions.map(describeAssertion) }
+}
+
+/** Input checked against the contract's schema; the first problem, naming its field, is the error. */
+function valid<T>(
+  schema: {
+    safeParse(
+      x: unknown,
+    ):
+      | { success: true; data: T }
+      | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string }> } }
+  },
+  input: unknown,
+): T {
+  const parsed = schema.safeParse(input)
+  if (parsed.success) return parsed.data
+  const issue = parsed.error.issues[0]
+  throw new MonitorRejected(`${issue.path.map(String).join('.') || 'monitor'}: ${issue.message}`)
+}
+
+/** A service call whose input errors (a bad URL, a ref taken…) become MonitorRejected. */
+async function rejecting<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn()
+  } catch (err) {
+    if (err instanceof MonitorInputError) throw new MonitorRejected(err.message)
+    throw err
+  }
+}
+
+/** The edit form as a patch: assertions parsed as the CLI parses them, then the contract's schema. */
+function editPatch(edit: MonitorEdit): MonitorPatch {
+  const assertions = edit.assertions.map((line, i) => {
+    try {
+      return parseAssertion(line)
+    } catch (err) {
+      if (err instanceof AssertionSyntaxError) throw new MonitorRejected(`Assertion ${i + 1}: ${err.message}`)
+      throw err
+    }
+  })
+  return valid(MonitorPatch, {
+    name: edit.name,
+    url: edit.url,
+    interval_seconds: edit.interval_seconds,
+    alerts: { down_after: edit.down_after, min_score: edit.min_score },
+    assertions,
+  })
+}
+
+/**
+ * The monitor's channels as requests, less those removed, plus the one added: unchanged channels
+ * are sent with their real targets (the service keeps their ids and secrets by equality).
+ */
+function channelList(
+  m: MonitorRecord,
+  change: { remove: string[]; add?: { type: string; target: string } },
+): unknown[] {
+  const kept = m.channels
+    .filter((c) => !change.remove.includes(c.id))
+    .map((c) => ({
+      ...(c.type === 'email' ? { type: c.type, to: c.target } : { type: c.type, url: c.target }),
+      ...(c.name ? { name: c.name } : {}),
+      ...(c.source ? { source: c.source } : {}),
+    }))
+  if (!change.add) return kept
+  const { type, target } = change.add
+  const added = valid(ChannelRequest, type === 'email' ? { type, to: target } : { type, url: target })
+  const addedTarget = 'to' in added ? added.to : added.url
+  if (
+    m.channels.some((c) => !change.remove.includes(c.id) && c.type === added.type && c.target === addedTarget)
+  )
+    throw new MonitorRejected('This monitor already sends its alerts to that channel.')
+  return [...kept, added]
 }

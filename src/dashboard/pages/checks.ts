@@ -32,8 +32,8 @@ function ChecksTable({ checks }: { checks: CheckRecord[] }) {
         <tr>
           <th scope="col">URL</th>
           <th scope="col">Score</th>
-          <th scope="col">Risk</th>
-          <th scope="col" class="hide-narrow">Checked</th>
+          <th scope="col" class="hide-narrow">Risk</th>
+          <th scope="col">Checked</th>
         </tr>
       </thead>
       <tbody>
@@ -42,8 +42,8 @@ function ChecksTable({ checks }: { checks: CheckRecord[] }) {
             html`<tr>
               <td class="url"><a href=${`/checks/${c.id}`}>${c.url}</a></td>
               <td>${c.health_score}</td>
-              <td><${Risk} level=${c.risk_level} /></td>
-              <td class="hide-narrow">${fmtDate(c.created_at)}</td>
+              <td class="hide-narrow"><${Risk} level=${c.risk_level} /></td>
+              <td class="when">${fmtDate(c.created_at)}</td>
             </tr>`,
         )}
       </tbody>

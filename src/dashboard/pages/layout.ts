@@ -10,6 +10,9 @@ export interface PageContext {
   path: string
 }
 
+/** How often a page that asks for it refreshes its live parts while open (app.ts). */
+export const REFRESH_SECONDS = 15
+
 const NAV: Array<[string, string]> = [
   ['/', 'Overview'],
   ['/checks', 'Checks'],
@@ -35,7 +38,7 @@ export function Page(
   ctx: PageContext,
   title: string,
   body: Node,
-  opts: { scripts?: string[]; styles?: string[] } = {},
+  opts: { scripts?: string[]; styles?: string[]; refresh?: boolean } = {},
 ): Node {
   const links = [...(ctx.account?.admin ? [...NAV, ...ADMIN_NAV] : NAV)]
   const styles = ['app.css', ...(opts.styles ?? [])].map(ctx.asset).filter(Boolean)
@@ -50,7 +53,7 @@ export function Page(
       ${styles.map((href) => html`<link rel="stylesheet" href=${href} />`)}
       ${scripts.map((src) => html`<script type="module" src=${src}></script>`)}
     </head>
-    <body>
+    <body data-refresh=${opts.refresh ? String(REFRESH_SECONDS) : undefined}>
       <a class="skip" href="#main">Skip to content</a>
       <header>
         <div class="bar">

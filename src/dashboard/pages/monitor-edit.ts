@@ -1,0 +1,115 @@
+/** A monitor's edit page (settings, assertions, alert channels) and its delete confirmation. */
+import { CHANNEL_KINDS, type MonitorEdit, type MonitorView } from '../monitors-port.js'
+import { CsrfField, ErrorText, Page, type PageContext } from './layout.js'
+import { html } from './html.js'
+import { INTERVALS } from './monitors.js'
+
+function Settings({ ctx, m, values }: { ctx: PageContext; m: MonitorView; values: MonitorEdit }) {
+  const intervals = INTERVALS.some(([s]) => s === values.interval_seconds)
+    ? INTERVALS
+    : [...INTERVALS, [values.interval_seconds, `every ${values.interval_seconds} s`] as [number, string]]
+  return html`<form class="stack" method="post" action=${`/monitors/${m.id}/edit`}>
+    <${CsrfField} token=${ctx.csrf} />
+    <label>Name <input type="text" name="name" required maxlength="100" value=${values.name} /></label>
+    <label>URL <input type="url" name="url" required value=${values.url} /></label>
+    <label
+      >How often
+      <select name="interval_seconds">
+        ${intervals.map(([s, label]) => html`<option value=${s} selected=${s === values.interval_seconds}>${label}</option>`)}
+      </select>
+    </label>
+    <label
+      >Failures before down
+      <input type="number" name="down_after" min="1" max="10" required value=${values.down_after} />
+    </label>
+    <label
+      >Minimum score
+      <input type="number" name="min_score" min="0" max="100" placeholder="none" value=${values.min_score ?? ''} />
+    </label>
+    <p class="muted" id="min-help">Below this health score the monitor is degraded; leave empty for none.</p>
+    <label
+      >Assertions
+      <textarea name="assertions" rows="4" aria-describedby="assert-help">${values.assertions.join('\n')}</textarea>
+    </label>
+    <p class="muted" id="assert-help">
+      One per line, as the CLI takes them: <code>status_code equals 200</code>,
+      <code>json_body $.status equals ok</code>, <code>response_time less_than 800</code>. A run whose assertion
+      fails counts as a failure.
+    </p>
+    <button type="submit">Save changes</button>
+  </form>`
+}
+
+function Channels({ ctx, m }: { ctx: PageContext; m: MonitorView }) {
+  return html`<form class="stack" method="post" action=${`/monitors/${m.id}/channels`}>
+    <${CsrfField} token=${ctx.csrf} />
+    ${
+      m.channels.length === 0
+        ? html`<p>No alert channels: changes of state are only shown here.</p>`
+        : html`<fieldset>
+            <legend>Current channels (tick to remove)</legend>
+            ${m.channels.map(
+              (c) =>
+                html`<label class="check"
+                  ><input type="checkbox" name="remove" value=${c.id} /> ${c.type}: ${c.target}</label
+                >`,
+            )}
+          </fieldset>`
+    }
+    <fieldset>
+      <legend>Add a channel</legend>
+      <label
+        >Type
+        <select name="type">
+          ${CHANNEL_KINDS.map((t) => html`<option value=${t}>${t}</option>`)}
+        </select>
+      </label>
+      <label
+        >URL or email address
+        <input type="text" name="target" placeholder="https://hooks.example.com/… or ops@example.com" />
+      </label>
+    </fieldset>
+    <button type="submit">Save channels</button>
+  </form>`
+}
+
+export function monitorEditPage(
+  ctx: PageContext,
+  m: MonitorView,
+  o: { values?: MonitorEdit; error?: string } = {},
+) {
+  const values: MonitorEdit = o.values ?? {
+    name: m.name,
+    url: m.url ?? '',
+    interval_seconds: m.interval_seconds,
+    down_after: m.alerts.down_after,
+    min_score: m.alerts.min_score,
+    assertions: m.assertions,
+  }
+  return Page(
+    ctx,
+    `Edit ${m.name}`,
+    html`<h1>Edit ${m.name}</h1>
+      <p><a href=${`/monitors/${m.id}`}>Back to the monitor</a></p>
+      <${ErrorText} message=${o.error} />
+      <h2>Settings</h2>
+      <${Settings} ctx=${ctx} m=${m} values=${values} />
+      <h2>Alert channels</h2>
+      <p class="muted">Webhook, Slack, Discord and Teams take their incoming-webhook URL; email takes an address.</p>
+      <${Channels} ctx=${ctx} m=${m} />`,
+  )
+}
+
+export function monitorDeletePage(ctx: PageContext, m: MonitorView) {
+  return Page(
+    ctx,
+    'Delete monitor',
+    html`<h1>Delete the monitor “${m.name}”?</h1>
+      <p>Its runs, events and uptime go with it, and it leaves any status page that shows it. Saved checks stay. This cannot be undone.</p>
+      <form class="row" method="post" action=${`/monitors/${m.id}/delete`}>
+        <${CsrfField} token=${ctx.csrf} />
+        <button type="submit" class="danger">Delete</button>
+        <a class="button secondary" href=${`/monitors/${m.id}`}>Cancel</a>
+      </form>`,
+  )
+}
