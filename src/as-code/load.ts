@@ -8,6 +8,7 @@
 import { readFile } from 'node:fs/promises'
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml'
 import type { z } from 'zod'
+import { readTargetUrl } from '../contract/index.js'
 import type { ChannelType } from '../contract/monitors.js'
 import { parseEvery } from '../monitors/interval.js'
 import { SitehealthFile, type FileMonitor, type FileStatusPage } from './file-schema.js'
@@ -145,9 +146,16 @@ function crossCheck(
   ;(data.monitors ?? []).forEach((m, i) => {
     if (refs.has(m.ref)) problems.push(`${where.at(['monitors', i, 'ref'])}: duplicate ref "${m.ref}"`)
     refs.add(m.ref)
+    let url = m.url
     if (m.url === undefined) problems.push(`${where.at(['monitors', i])}: monitor "${m.ref}" needs a url`)
     else if (m.url.includes('${'))
       problems.push(`${where.at(['monitors', i, 'url'])}: \${VAR} is only substituted in channels`)
+    else {
+      // the one rule of `check` and `monitors create`: a bare host means https
+      const read = readTargetUrl(m.url)
+      if ('problem' in read) problems.push(`${where.at(['monitors', i, 'url'])}: ${read.problem}`)
+      else url = read.url
+    }
     let interval: number | undefined
     if (m.every !== undefined) {
       interval = typeof m.every === 'number' ? m.every : parseEvery(m.every)
@@ -158,7 +166,7 @@ function crossCheck(
         problems.push(`${where.at(['monitors', i, 'channels', j])}: no channel named "${c}" under channels:`)
     })
     const { every: _e, channels: names, ...rest } = m
-    monitors.push({ ...rest, interval_seconds: interval, channels: names ?? [] })
+    monitors.push({ ...rest, url, interval_seconds: interval, channels: names ?? [] })
   })
   const slugs = new Set<string>()
   ;(data.status_pages ?? []).forEach((p, i) => {

@@ -5,6 +5,7 @@
  * are skipped; a bare host (`example.com`) is read as `https://example.com/`, and said so.
  */
 import { readFile } from 'node:fs/promises'
+import { readTargetUrl } from '../contract/index.js'
 import { InvalidUrlError, UsageError } from './errors.js'
 
 export interface UrlEntry {
@@ -14,6 +15,8 @@ export interface UrlEntry {
   where: string
   /** Set when the entry was completed (a bare host given https://). */
   note?: string
+  /** A bare host's http:// form, suggested when the https attempt fails. */
+  plainHttp?: string
 }
 
 export interface UrlProblem {
@@ -21,43 +24,11 @@ export interface UrlProblem {
   message: string
 }
 
-/** A host name or IP, an optional port, an optional path: what people type without a scheme. */
-const BARE_HOST =
-  /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9-]+\.?(?::\d{1,5})?(?:[/?#].*)?$|^\[[0-9a-f:.]+\](?::\d{1,5})?(?:[/?#].*)?$|^localhost(?::\d{1,5})?(?:[/?#].*)?$/i
-const SCHEME = /^([a-z][a-z0-9+.-]*):/i
-
-/** Judge one entry: the URL to send, or the problem with it. */
+/** Judge one entry by the one rule of contract/target-url.ts: the URL to send, or the problem with it. */
 export function judgeEntry(raw: string, where: string): UrlEntry | UrlProblem {
-  const text = raw.trim()
-  if (/\s/.test(text))
-    return {
-      where,
-      message: `${JSON.stringify(text)} contains a space: a URL cannot (write it as %20, or put one URL a line)`,
-    }
-  const scheme = SCHEME.exec(text)?.[1]?.toLowerCase()
-  if (scheme === undefined || (!text.includes('//') && BARE_HOST.test(text))) {
-    if (BARE_HOST.test(text)) {
-      const url = `https://${text}`
-      try {
-        const href = new URL(url).href
-        return { url: href, where, note: `${text} has no scheme: checking ${href}` }
-      } catch {
-        // falls through to the error below
-      }
-    }
-    return {
-      where,
-      message: `${JSON.stringify(text)} is not a URL: write it in full, like https://example.com/`,
-    }
-  }
-  if (scheme !== 'http' && scheme !== 'https')
-    return { where, message: `${JSON.stringify(text)}: only http and https URLs can be checked` }
-  try {
-    new URL(text)
-  } catch {
-    return { where, message: `${JSON.stringify(text)} is not a valid URL (check its host name and port)` }
-  }
-  return { url: text, where }
+  const read = readTargetUrl(raw)
+  if ('problem' in read) return { where, message: read.problem }
+  return { url: read.url, where, note: read.note, plainHttp: read.plainHttp }
 }
 
 /** The entries of a URL list file. */

@@ -10,7 +10,16 @@ import {
 import { describeFailure } from '../cli/exit-codes.js'
 import { paintScore } from '../cli/render/format.js'
 import { renderRunResult } from '../cli/render/checks.js'
-import { collectUrls } from '../cli/url-list.js'
+import { collectUrls, type UrlEntry } from '../cli/url-list.js'
+import { plainHttpHint } from '../contract/index.js'
+
+/** A bare host was tried as https and the site did not answer: say how to ask for http. */
+function httpHint(o: CheckOutcome, entry: UrlEntry | undefined): string | undefined {
+  if (o.error?.code !== 'check_failed' || !entry?.plainHttp) return undefined
+  // the TLS error of a plain-HTTP port already names the http:// URL
+  if (o.error.message.includes(entry.plainHttp)) return undefined
+  return `${plainHttpHint(entry.plainHttp)}.`
+}
 
 export default class Check extends ClientCommand<typeof Check> {
   static override summary = 'Run a health check of one or more websites (1 credit each).'
@@ -75,7 +84,7 @@ Exit codes: 0 all checked (and none below --fail-under); 1 the API could not be 
         if (o.result) {
           if (printed++ > 0) this.terminal.out('')
           this.terminal.out(renderRunResult(view, o.result, this.config.bin))
-        } else this.terminal.notice(`${o.url}: ${describeFailure(o.error, this.failureContext).line}`)
+        } else this.terminal.notice(`${o.url}: ${this.failureLine(o, entries[i])}`)
       },
     })
 
@@ -83,8 +92,11 @@ Exit codes: 0 all checked (and none below --fail-under); 1 the API could not be 
       const [only] = outcomes
       if (only.error) {
         const failure = describeFailure(only.error, this.failureContext)
-        if (this.json) this.terminal.json(failure.envelope)
-        else this.terminal.notice(failure.line)
+        if (this.json) {
+          this.terminal.json(failure.envelope)
+          const hint = httpHint(only, entries[0])
+          if (hint) this.terminal.notice(hint)
+        } else this.terminal.notice(this.failureLine(only, entries[0]))
       } else {
         this.emit(only.result, (v) => renderRunResult(v, only.result!, this.config.bin))
       }
@@ -112,6 +124,13 @@ Exit codes: 0 all checked (and none below --fail-under); 1 the API could not be 
     }
     const code = batchExitCode(outcomes, threshold)
     if (code !== 0) return this.exit(code)
+  }
+
+  /** The failure's line for people, with how to ask for http when a bare host's https failed. */
+  private failureLine(o: CheckOutcome, entry: UrlEntry): string {
+    const line = describeFailure(o.error, this.failureContext).line
+    const hint = httpHint(o, entry)
+    return hint ? `${line} ${hint}` : line
   }
 
   /** One line per URL on stderr while the results go to a file or pipe. */

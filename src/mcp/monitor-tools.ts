@@ -15,7 +15,8 @@ import {
   MonitorList,
   type ChannelRequest as Ch,
 } from '../contract/monitors.js'
-import { MAX_URL_LENGTH, PAGE_SIZES } from '../contract/index.js'
+import { MAX_URL_LENGTH, PAGE_SIZES, TARGET_URL_PATTERN } from '../contract/index.js'
+import { toolTarget } from './target.js'
 
 export const MONITOR_TOOL_NAMES = ['service_list_monitors', 'service_create_monitor'] as const
 
@@ -31,8 +32,10 @@ const CreateInput = {
   url: z
     .string()
     .max(MAX_URL_LENGTH)
-    .regex(/^https?:\/\/\S+$/i, { message: 'invalid_url: Only full http and https URLs can be monitored' })
-    .meta({ format: 'uri', description: 'The full http:// or https:// URL to watch.' }),
+    .regex(new RegExp(TARGET_URL_PATTERN), {
+      message: 'invalid_url: Only http and https URLs (or a bare host, meaning https) can be monitored',
+    })
+    .meta({ description: 'The http:// or https:// URL to watch; a bare host (example.com) means https.' }),
   interval_seconds: z
     .int()
     .min(1)
@@ -121,9 +124,11 @@ export function registerMonitorTools(
       },
     },
     async ({ url, interval_seconds, name, min_score, channels }) => {
+      const target = toolTarget(url, fail)
+      if (target.refused) return target.refused
       try {
         const body = await getClient().createMonitor({
-          url,
+          url: target.url,
           ...(interval_seconds !== undefined ? { interval_seconds } : {}),
           ...(name !== undefined ? { name } : {}),
           ...(min_score !== undefined ? { alerts: { min_score } } : {}),
@@ -131,7 +136,7 @@ export function registerMonitorTools(
         })
         const secrets = body.channels.filter((c) => c.secret)
         const text =
-          `Monitoring ${body.url} every ${body.interval_seconds} s as "${body.name}" (id ${body.id}); first run now.` +
+          `${target.note.replace(': checking', ': watching')}Monitoring ${body.url} every ${body.interval_seconds} s as "${body.name}" (id ${body.id}); first run now.` +
           (secrets.length
             ? ` Webhook signing secret (shown once): ${secrets.map((c) => c.secret).join(', ')}.`
             : '')

@@ -18,9 +18,11 @@ import {
   RunResult,
   SavedCheck,
   SIGNAL_NAMES,
+  TARGET_URL_PATTERN,
   type RecentCheck,
 } from '../contract/index.js'
 import { registerMonitorTools } from './monitor-tools.js'
+import { toolTarget, withHttpHint } from './target.js'
 import { registerStatusPageTools } from './status-page-tools.js'
 
 export const MCP_SERVER_NAME = 'sitehealth-mcp'
@@ -44,7 +46,8 @@ export interface ToolsOptions {
   noKeyHint?: string
 }
 
-const INVALID_URL_MESSAGE = 'invalid_url: Only full http and https URLs can be checked'
+const INVALID_URL_MESSAGE =
+  'invalid_url: Only http and https URLs (or a bare host, meaning https) can be checked'
 
 /** Inputs: constraints are declared here; the API re-checks everything. */
 const RunInput = {
@@ -52,10 +55,10 @@ const RunInput = {
     .string()
     .max(MAX_URL_LENGTH, { message: `invalid_url: The URL is longer than ${MAX_URL_LENGTH} characters` })
     // spelled out case by case: JSON Schema patterns carry no `i` flag, and the API accepts HTTP://
-    .regex(/^[Hh][Tt][Tt][Pp][Ss]?:\/\/\S+$/, { message: INVALID_URL_MESSAGE })
+    .regex(new RegExp(TARGET_URL_PATTERN), { message: INVALID_URL_MESSAGE })
     .meta({
-      format: 'uri',
-      description: 'The full http:// or https:// URL of the page to check, e.g. https://example.com/.',
+      description:
+        'The http:// or https:// URL of the page to check, e.g. https://example.com/; a bare host (example.com, 127.0.0.1:8000) means https.',
     }),
 }
 const GetInput = {
@@ -163,16 +166,18 @@ export function registerTools(server: McpServer, getClient: ClientFactory, opts:
       annotations: { ...RUN, title: 'Run a website check (1 credit)' },
     },
     async ({ url }) => {
+      const target = toolTarget(url, fail)
+      if (target.refused) return target.refused
       try {
-        const body = await getClient().runCheck(url)
+        const body = await getClient().runCheck(target.url)
         const d = body.data
         return ok(
-          `${hostOf(d.url)}: health ${d.healthScore}/100, ${d.riskLevel} risk - ${d.summary} ` +
+          `${target.note}${hostOf(d.url)}: health ${d.healthScore}/100, ${d.riskLevel} risk - ${d.summary} ` +
             `(check id ${d.id}, ${plural(body.credits.remaining, 'credit')} left)`,
           body,
         )
       } catch (err) {
-        return fail(err)
+        return fail(withHttpHint(err, target.plainHttp))
       }
     },
   )

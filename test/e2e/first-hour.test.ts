@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { cliRunner, expectOneLineError } from '../helpers/cli.js'
+import { cliRunner, closedPortUrl, expectOneLineError } from '../helpers/cli.js'
 import { startServe, type Served } from '../helpers/serve.js'
 
 let home: string
@@ -140,5 +140,48 @@ describe('hints that name what works', { timeout: 60_000 }, () => {
     expect(JSON.parse(r.stdout).error.message).toMatch(
       /^Could not connect to 127\.0\.0\.1:1: connection refused\.$/,
     )
+  })
+})
+
+describe('bare hosts: one rule for check, monitors create and the as-code file', { timeout: 60_000 }, () => {
+  const env = () => ({ SITEHEALTH_API_URL: served.url, SITEHEALTH_API_KEY: key })
+
+  it('check HOST:PORT tries https and, when nothing answers, says how to ask for http', async () => {
+    const port = new URL(await closedPortUrl()).port
+    const r = await cli(['check', `127.0.0.1:${port}`], { env: env() })
+    expect(r.code, r.stderr).toBe(7)
+    const [note, error, ...rest] = r.stderr.split('\n')
+    expect(rest).toEqual([])
+    expect(note).toBe(`the URL: 127.0.0.1:${port} has no scheme: checking https://127.0.0.1:${port}/`)
+    expect(error).toMatch(/^Error: Could not connect to 127\.0\.0\.1:\d+: connection refused\. /)
+    expect(
+      error.endsWith(
+        `No scheme was given, so https was tried: for plain HTTP, use http://127.0.0.1:${port}/.`,
+      ),
+    ).toBe(true)
+  })
+
+  it('monitors create HOST watches https://HOST/ and says so (it refused bare hosts before)', async () => {
+    const r = await cli(['monitors', 'create', 'example.invalid', '--json'], { env: env() })
+    expect(r.code, r.stderr).toBe(0)
+    expect(JSON.parse(r.stdout).url).toBe('https://example.invalid/')
+    expect(r.stderr).toContain('example.invalid has no scheme: watching https://example.invalid/.')
+    const bad = await cli(['monitors', 'create', 'ftp://files.example'], { env: env() })
+    expectOneLineError(bad, 2, /only http and https/)
+  })
+
+  it('the as-code file reads a bare host the same way', async () => {
+    const file = join(home, 'sitehealth.yaml')
+    await writeFile(file, 'monitors:\n  - ref: shop\n    url: shop.invalid\n')
+    const deployed = await cli(['deploy', '--file', file, '--yes'], { env: env() })
+    expect(deployed.code, deployed.stderr).toBe(0)
+    const list = await cli(['monitors', 'list', '--json'], { env: env() })
+    const shop = (JSON.parse(list.stdout).monitors as Array<{ ref: string | null; url: string }>).find(
+      (m) => m.ref === 'shop',
+    )
+    expect(shop?.url).toBe('https://shop.invalid/')
+    // the next plan compares the same URL: nothing to change
+    const again = await cli(['deploy', '--file', file, '--dry-run', '--json'], { env: env() })
+    expect(JSON.parse(again.stdout).plan.changes).toEqual([])
   })
 })

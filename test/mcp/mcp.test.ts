@@ -106,9 +106,15 @@ async function exerciseTools(client: Client, key: string) {
   })
   // JSON Schema patterns have no `i` flag: the declared pattern itself must accept what the API accepts
   const urlPattern = new RegExp((run.inputSchema.properties as any).url.pattern, 'u')
-  for (const ok of ['https://example.com/', 'HTTP://EXAMPLE.COM/', 'Https://example.com/a?b=c'])
+  // a bare host means https, as in `check` and `monitors create` (contract/target-url.ts)
+  for (const ok of [
+    'https://example.com/',
+    'HTTP://EXAMPLE.COM/',
+    'Https://example.com/a?b=c',
+    'example.com',
+  ])
     expect(urlPattern.test(ok), ok).toBe(true)
-  for (const bad of ['ftp://example.com/', 'example.com', 'https://exa mple.com/'])
+  for (const bad of ['ftp://example.com/', 'https://exa mple.com/'])
     expect(urlPattern.test(bad), bad).toBe(false)
   expect(run.outputSchema!.required).toEqual(['ok', 'data', 'credits'])
   const get = byName.service_get_check_result
@@ -178,6 +184,12 @@ async function exerciseTools(client: Client, key: string) {
   const badPort = await call(client, 'service_run_website_check', { url: 'http://example.com:99999/' })
   expect(badPort.isError).toBe(true)
   expect(text(badPort)).toMatch(/^invalid_url: /)
+  // a bare host:port is tried as https; the plain-HTTP target fails that, and the error names http://
+  const bare = new URL(target.url).host
+  const tried = await call(client, 'service_run_website_check', { url: bare })
+  expect(tried.isError).toBe(true)
+  expect(text(tried)).toMatch(/^check_failed: /)
+  expect(text(tried)).toContain(`http://${bare}/`)
   expect(await credits(client)).toBe(after)
 
   // other API errors are tool errors too

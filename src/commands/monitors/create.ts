@@ -1,7 +1,8 @@
 import { Args, Flags } from '@oclif/core'
 import { ClientCommand } from '../../cli/base-command.js'
-import { UsageError } from '../../cli/errors.js'
+import { InvalidUrlError, UsageError } from '../../cli/errors.js'
 import { renderMonitor } from '../../cli/render/monitors.js'
+import { readTargetUrl } from '../../contract/index.js'
 import type { ChannelRequest } from '../../contract/monitors.js'
 import { parseEvery } from '../../monitors/interval.js'
 
@@ -21,7 +22,11 @@ A --webhook channel's signing secret is printed once, now; keep it to verify X-S
   ]
 
   static override args = {
-    url: Args.string({ description: 'The full http(s) URL to watch.', required: true, ignoreStdin: true }),
+    url: Args.string({
+      description: 'The http(s) URL to watch; a bare host means https://host/.',
+      required: true,
+      ignoreStdin: true,
+    }),
   }
 
   static override flags = {
@@ -68,10 +73,14 @@ A --webhook channel's signing secret is printed once, now; keep it to verify X-S
       f['min-score'] !== undefined || f['down-after'] !== undefined
         ? { min_score: f['min-score'], down_after: f['down-after'] }
         : undefined
+    // the one rule of `check`: a bare host means https, and is said so
+    const target = readTargetUrl(this.args.url)
+    if ('problem' in target) throw new InvalidUrlError(`${target.problem}.`)
+    if (target.note) this.terminal.notice(`${target.note.replace(': checking', ': watching')}.`)
     const client = await this.client()
     const monitor = await this.spin('Creating the monitor…', () =>
       client.createMonitor({
-        url: this.args.url,
+        url: target.url,
         ...(interval !== undefined ? { interval_seconds: interval } : {}),
         ...(f.name !== undefined ? { name: f.name } : {}),
         ...(f.ref !== undefined ? { ref: f.ref } : {}),
