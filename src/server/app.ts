@@ -246,6 +246,16 @@ export function accessLine(
   return client ? `${line} ${client}` : line
 }
 
+/**
+ * 5xx answers that are expected outcomes, with the level their one log line carries: the target
+ * did not answer (DNS, refused, TLS, timeout: 502 check_failed), or the check slots were all taken
+ * (503 server_busy). Everything else 5xx is a fault of ours, logged with its stack.
+ */
+const EXPECTED_FAILURES: Readonly<Record<string, 'info' | 'warn'>> = {
+  check_failed: 'info',
+  server_busy: 'warn',
+}
+
 /** Any failure as the envelope's status, headers and JSON body; 5xx causes go to the log. */
 export function renderError(
   error: unknown,
@@ -254,7 +264,11 @@ export function renderError(
 ): { status: number; headers: Record<string, string>; body: string } {
   const e = toServiceError(error)
   const cause = (error as HTTPError)?.cause ?? error
-  if (e.code === 'service_unavailable' && opts.log)
+  const expected = EXPECTED_FAILURES[e.code]
+  if (expected && opts.log)
+    // a site that does not answer, or every check slot taken, is an outcome, not a bug: one line
+    opts.log(`${expected} ${requestId}: ${e.code}: ${e.message.split('\n')[0]}`)
+  else if (e.code === 'service_unavailable' && opts.log)
     // an outage is not a bug: one line with the driver's reason, no stack
     opts.log(`unavailable ${requestId}: ${String((cause as Error)?.message ?? cause).split('\n')[0]}`)
   else if (e.status >= 500 && opts.log)

@@ -137,9 +137,16 @@ describe('hints that name what works', { timeout: 60_000 }, () => {
     const env = { SITEHEALTH_API_URL: served.url, SITEHEALTH_API_KEY: key }
     const r = await cli(['check', 'http://127.0.0.1:1/', '--json'], { env })
     expect(r.code).toBe(7)
-    expect(JSON.parse(r.stdout).error.message).toMatch(
-      /^Could not connect to 127\.0\.0\.1:1: connection refused\.$/,
-    )
+    const { error } = JSON.parse(r.stdout)
+    // the server logs it as an expected outcome: one info line with the request id, no stack
+    await new Promise((res) => setTimeout(res, 100))
+    const logLine = served
+      .output()
+      .split('\n')
+      .find((l) => l.includes(error.request_id) && !/ (GET|POST) /.test(l))
+    expect(logLine).toMatch(new RegExp(`info ${error.request_id}: check_failed: Could not connect`))
+    expect(served.output()).not.toMatch(/\n\s+at .+:\d+:\d+/)
+    expect(error.message).toMatch(/^Could not connect to 127\.0\.0\.1:1: connection refused\.$/)
   })
 })
 
