@@ -136,7 +136,6 @@ export default tseslint.config(
       'src/checks/perf/simulate.ts',
       'src/checks/probe.ts',
       'src/checks/signals/headers/cookies.ts',
-      'src/checks/signals/https-ssl.ts',
       'src/dashboard/kit.ts',
       'src/lab/proxy.ts',
       'src/mcp/http.ts',
