@@ -138,8 +138,6 @@ export default tseslint.config(
       'src/checks/signals/headers/cookies.ts',
       'src/dashboard/kit.ts',
       'src/lab/proxy.ts',
-      'src/mcp/http.ts',
-      'src/mcp/tools.ts',
       'src/serve/start.ts',
       'src/server/openapi/index.ts',
       'src/server/openapi/status-pages.ts',

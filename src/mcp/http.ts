@@ -6,7 +6,7 @@
  *   checked against the API (a credits call through SitehealthClient, verdict cached briefly) and
  *   is the key of that session's own client: each session gets its own McpServer and client, and
  *   a session only accepts requests carrying the key it was opened with, so keys never mix.
- * - Sessions are stateful (`Mcp-Session-Id`, a random UUID), held in memory, closed by DELETE,
+ * - Sessions are stateful (`Mcp-Session-Id`, a random UUID), held in memory (./session-pool.ts), closed by DELETE,
  *   after 30 idle minutes, or at shutdown. A session that never gets past `initialize` (no
  *   second request within `handshakeMs`, 30 s) is closed. Each key may hold `maxSessionsPerKey`
  *   sessions (20): opening one more closes that key's least recently used idle session, or, when
@@ -16,14 +16,14 @@
  *   http(s)://127.0.0.1 or http(s)://localhost (any port), else 403: protection against DNS
  *   rebinding, as the MCP specification asks of local servers.
  */
-import { createHash, randomUUID, timingSafeEqual } from 'node:crypto'
+import { createHash, timingSafeEqual } from 'node:crypto'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js'
-import { ApiError, SitehealthClient } from '../client/client.js'
+import { SitehealthClient } from '../client/client.js'
 import { isWellFormedApiKey } from '../contract/index.js'
+import { KeyVerdicts } from './key-verdicts.js'
+import { SessionPool } from './session-pool.js'
 import { createMcpServer, MCP_SERVER_NAME } from './tools.js'
 
 /** The only address this server binds: never 0.0.0.0. */
@@ -67,214 +67,34 @@ export interface RunningHttpServer {
   close: () => Promise<void>
 }
 
-interface Session {
-  transport: StreamableHTTPServerTransport
-  server: McpServer
-  keyHash: Buffer
-  lastSeen: number
-  active: number
-  /** Past the handshake: a request after `initialize` arrived. */
-  initialized: boolean
+/** What a request handler needs: the options, the live port, the key verdicts and the sessions. */
+interface Ctx {
+  opts: HttpServerOptions
+  port: number
+  verdicts: KeyVerdicts
+  pool: SessionPool
 }
-
-type Verdict =
-  | { ok: true }
-  | { ok: false; status: number; code: string; message: string; retryAfter?: number; cache: boolean }
 
 export async function startHttpServer(opts: HttpServerOptions): Promise<RunningHttpServer> {
   const log = opts.log ?? (() => {})
-  const authCacheMs = opts.authCacheMs ?? 30_000
-  const sessionIdleMs = opts.sessionIdleMs ?? 30 * 60_000
-  const maxSessions = opts.maxSessions ?? MCP_SESSION_LIMITS.maxSessions
-  const maxSessionsPerKey = opts.maxSessionsPerKey ?? MCP_SESSION_LIMITS.maxSessionsPerKey
-  const handshakeMs = opts.handshakeMs ?? MCP_SESSION_LIMITS.handshakeMs
-  const sessions = new Map<string, Session>()
-  const verdicts = new Map<string, { until: number; verdict: Promise<Verdict> }>()
-  let port = opts.port
-
-  /** Asks the API whether the key is good; concurrent and repeated asks share one answer. */
-  function verifyKey(key: string, hash: string): Promise<Verdict> {
-    const now = Date.now()
-    const cached = verdicts.get(hash)
-    if (cached && cached.until > now) return cached.verdict
-    const verdict = new SitehealthClient({ baseUrl: opts.apiUrl, apiKey: key, timeoutMs: 15_000 })
-      .credits()
-      .then(
-        (): Verdict => ({ ok: true }),
-        (err): Verdict => {
-          if (err instanceof ApiError && err.status === 401)
-            return { ok: false, status: 401, code: err.code, message: err.message, cache: true }
-          if (err instanceof ApiError && err.status === 429)
-            return {
-              ok: false,
-              status: 429,
-              code: err.code,
-              message: err.message,
-              retryAfter: err.retryAfter,
-              cache: false,
-            }
-          const reason = err instanceof Error ? err.message : String(err)
-          return {
-            ok: false,
-            status: 502,
-            code: 'api_unavailable',
-            message: `Cannot verify the API key with the sitehealth API at ${opts.apiUrl}: ${reason}`,
-            cache: false,
-          }
-        },
-      )
-    verdicts.set(hash, { until: now + authCacheMs, verdict })
-    void verdict.then((v) => {
-      if (!v.ok && !v.cache) verdicts.delete(hash)
-    })
-    // Bound the cache: drop expired entries now and then.
-    if (verdicts.size > 1000) for (const [h, v] of verdicts) if (v.until <= now) verdicts.delete(h)
-    return verdict
-  }
-
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const refusal = checkHostAndOrigin(req, port)
-    if (refusal) return sendError(res, 403, 'forbidden', refusal)
-
-    const path = new URL(req.url ?? '/', 'http://localhost').pathname
-    if (path === HEALTH_PATH) {
-      if (req.method !== 'GET' && req.method !== 'HEAD')
-        return sendError(res, 405, 'method_not_allowed', 'Use GET.', { allow: 'GET, HEAD' })
-      return sendJson(res, 200, { ok: true, service: MCP_SERVER_NAME, version: opts.version })
-    }
-    if (path !== MCP_PATH)
-      return sendError(res, 404, 'not_found', `No route ${path}: the MCP endpoint is ${MCP_PATH}.`)
-    if (req.method !== 'POST' && req.method !== 'GET' && req.method !== 'DELETE')
-      return sendError(res, 405, 'method_not_allowed', `Use POST, GET or DELETE on ${MCP_PATH}.`, {
-        allow: 'GET, POST, DELETE',
-      })
-
-    // Authentication: every request, not only the one opening the session.
-    const key = bearer(req)
-    if (!key) return unauthorized(res, 'invalid_api_key', HTTP_NO_KEY_HINT, false)
-    if (!isWellFormedApiKey(key))
-      return unauthorized(res, 'invalid_api_key', 'The API key is malformed (its checksum does not match).')
-    const hash = createHash('sha256').update(key).digest()
-    const verdict = await verifyKey(key, hash.toString('hex'))
-    if (!verdict.ok) {
-      if (verdict.status === 401) return unauthorized(res, verdict.code, verdict.message)
-      const headers: Record<string, string> =
-        verdict.retryAfter !== undefined ? { 'retry-after': String(verdict.retryAfter) } : {}
-      return sendError(res, verdict.status, verdict.code, verdict.message, headers)
-    }
-
-    const sessionId = header(req.headers['mcp-session-id'])
-    if (sessionId) {
-      const session = sessions.get(sessionId)
-      if (!session) return sendRpcError(res, 404, -32001, 'Session not found')
-      if (!timingSafeEqual(session.keyHash, hash))
-        return sendError(res, 403, 'forbidden', 'This MCP session was opened with a different API key.')
-      const body = req.method === 'POST' ? await readJson(req, res) : undefined
-      if (body === INVALID) return
-      session.initialized = true
-      return serve(session, req, res, body)
-    }
-
-    // No session yet: only an initialize request may open one.
-    if (req.method !== 'POST')
-      return sendRpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required')
-    const body = await readJson(req, res)
-    if (body === INVALID) return
-    if (!isInitializeRequest(body))
-      return sendRpcError(
-        res,
-        400,
-        -32000,
-        'Bad Request: No valid session ID provided (send initialize first)',
-      )
-    // this key's own quota first: make room among its own idle sessions, else refuse this key only
-    if (!makeRoomFor(hash))
-      return sendError(
-        res,
-        429,
-        'too_many_sessions',
-        `This API key already has ${maxSessionsPerKey} MCP sessions in use: end one with DELETE /mcp.`,
-        { 'retry-after': '30' },
-      )
-    if (sessions.size >= maxSessions)
-      return sendError(
-        res,
-        503,
-        'too_many_sessions',
-        'Too many open MCP sessions on this server; try again later.',
-        {
-          'retry-after': '60',
-        },
-      )
-
-    const client = new SitehealthClient({ baseUrl: opts.apiUrl, apiKey: key })
-    const server = createMcpServer(opts.version, () => client, { noKeyHint: HTTP_NO_KEY_HINT })
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => {
-        // opens that raced past the check above are evened out here
-        makeRoomFor(hash)
-        sessions.set(id, session)
-        log(`session ${id} opened`)
-        // a client that sends `initialize` and nothing else holds a session for nothing
-        setTimeout(() => {
-          if (!session.initialized && sessions.get(id) === session) {
-            log(`session ${id} closed: no request after initialize within ${handshakeMs} ms`)
-            void closeSession(id, session)
-          }
-        }, handshakeMs).unref()
-      },
-    })
-    const session: Session = {
-      transport,
-      server,
-      keyHash: hash,
-      lastSeen: Date.now(),
-      active: 0,
-      initialized: false,
-    }
-    transport.onclose = () => {
-      const id = transport.sessionId
-      if (id && sessions.get(id) === session) {
-        sessions.delete(id)
-        log(`session ${id} closed`)
-      }
-    }
-    await server.connect(transport)
-    await serve(session, req, res, body)
-    // The transport refused the initialize request (e.g. a wrong Accept header): drop it.
-    if (!transport.sessionId || !sessions.has(transport.sessionId)) await server.close().catch(() => {})
-  }
-
-  /**
-   * Closes the key's least recently used idle sessions until it holds fewer than its quota; false
-   * when that is impossible because its sessions are busy.
-   */
-  function makeRoomFor(keyHash: Buffer): boolean {
-    const own = [...sessions].filter(([, s]) => timingSafeEqual(s.keyHash, keyHash))
-    const excess = own.length - maxSessionsPerKey + 1
-    if (excess <= 0) return true
-    const idle = own.filter(([, s]) => s.active === 0).sort((a, b) => a[1].lastSeen - b[1].lastSeen)
-    if (idle.length < excess) return false
-    for (const [id, s] of idle.slice(0, excess)) {
-      log(`session ${id} closed: its key opened a newer one past the per-key limit`)
-      void closeSession(id, s)
-    }
-    return true
-  }
-
-  async function serve(session: Session, req: IncomingMessage, res: ServerResponse, body: unknown) {
-    session.active++
-    session.lastSeen = Date.now()
-    res.once('close', () => {
-      session.active--
-      session.lastSeen = Date.now()
-    })
-    await session.transport.handleRequest(req, res, body)
+  const pool = new SessionPool(
+    {
+      maxSessions: opts.maxSessions ?? MCP_SESSION_LIMITS.maxSessions,
+      maxSessionsPerKey: opts.maxSessionsPerKey ?? MCP_SESSION_LIMITS.maxSessionsPerKey,
+      handshakeMs: opts.handshakeMs ?? MCP_SESSION_LIMITS.handshakeMs,
+      sessionIdleMs: opts.sessionIdleMs ?? 30 * 60_000,
+    },
+    log,
+  )
+  const ctx: Ctx = {
+    opts,
+    port: opts.port,
+    verdicts: new KeyVerdicts(opts.apiUrl, opts.authCacheMs ?? 30_000),
+    pool,
   }
 
   const httpServer: Server = createServer((req, res) => {
-    handle(req, res).catch((err) => {
+    handle(ctx, req, res).catch((err) => {
       log(`error on ${req.method} ${req.url}: ${err instanceof Error ? err.message : String(err)}`)
       if (!res.headersSent) sendError(res, 500, 'internal_error', 'Internal error; please try again.')
       else res.end()
@@ -288,25 +108,9 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<RunningH
       resolve()
     })
   })
-  port = (httpServer.address() as AddressInfo).port
-
-  const reaper = setInterval(
-    () => {
-      const cutoff = Date.now() - sessionIdleMs
-      for (const [id, s] of sessions)
-        if (s.active === 0 && s.lastSeen < cutoff) {
-          log(`session ${id} idle; closing`)
-          void closeSession(id, s)
-        }
-    },
-    Math.min(60_000, sessionIdleMs),
-  )
-  reaper.unref()
-
-  async function closeSession(id: string, s: Session) {
-    sessions.delete(id)
-    await s.server.close().catch(() => {})
-  }
+  const port = (httpServer.address() as AddressInfo).port
+  ctx.port = port
+  pool.startReaper()
 
   let closing: Promise<void> | undefined
   return {
@@ -314,13 +118,108 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<RunningH
     port,
     close: () =>
       (closing ??= (async () => {
-        clearInterval(reaper)
         const done = new Promise<void>((r) => httpServer.close(() => r()))
-        await Promise.all([...sessions].map(([id, s]) => closeSession(id, s)))
+        await pool.closeAll()
         httpServer.closeAllConnections()
         await done
       })()),
   }
+}
+
+async function handle(ctx: Ctx, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const refusal = checkHostAndOrigin(req, ctx.port)
+  if (refusal) return sendError(res, 403, 'forbidden', refusal)
+
+  const path = new URL(req.url ?? '/', 'http://localhost').pathname
+  if (path === HEALTH_PATH) {
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return sendError(res, 405, 'method_not_allowed', 'Use GET.', { allow: 'GET, HEAD' })
+    return sendJson(res, 200, { ok: true, service: MCP_SERVER_NAME, version: ctx.opts.version })
+  }
+  if (path !== MCP_PATH)
+    return sendError(res, 404, 'not_found', `No route ${path}: the MCP endpoint is ${MCP_PATH}.`)
+  if (req.method !== 'POST' && req.method !== 'GET' && req.method !== 'DELETE')
+    return sendError(res, 405, 'method_not_allowed', `Use POST, GET or DELETE on ${MCP_PATH}.`, {
+      allow: 'GET, POST, DELETE',
+    })
+
+  const key = await authenticate(ctx, req, res)
+  if (!key) return
+  const hash = createHash('sha256').update(key).digest()
+
+  const sessionId = header(req.headers['mcp-session-id'])
+  if (sessionId) {
+    const session = ctx.pool.get(sessionId)
+    if (!session) return sendRpcError(res, 404, -32001, 'Session not found')
+    if (!timingSafeEqual(session.keyHash, hash))
+      return sendError(res, 403, 'forbidden', 'This MCP session was opened with a different API key.')
+    const body = req.method === 'POST' ? await readJson(req, res) : undefined
+    if (body === INVALID) return
+    session.initialized = true
+    return ctx.pool.serve(session, req, res, body)
+  }
+  return openSession(ctx, key, hash, req, res)
+}
+
+/**
+ * Every request, not only the one opening the session: the key, checked with the API. Answers the
+ * refusal itself and returns undefined when the key is missing, malformed or refused.
+ */
+async function authenticate(
+  ctx: Ctx,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<string | undefined> {
+  const key = bearer(req)
+  if (!key) return unauthorized(res, 'invalid_api_key', HTTP_NO_KEY_HINT, false)
+  if (!isWellFormedApiKey(key))
+    return unauthorized(res, 'invalid_api_key', 'The API key is malformed (its checksum does not match).')
+  const verdict = await ctx.verdicts.verify(key, createHash('sha256').update(key).digest('hex'))
+  if (verdict.ok) return key
+  if (verdict.status === 401) return unauthorized(res, verdict.code, verdict.message)
+  const headers: Record<string, string> =
+    verdict.retryAfter !== undefined ? { 'retry-after': String(verdict.retryAfter) } : {}
+  sendError(res, verdict.status, verdict.code, verdict.message, headers)
+  return undefined
+}
+
+/** No session yet: only an initialize request may open one, within the key's and the server's caps. */
+async function openSession(
+  ctx: Ctx,
+  key: string,
+  hash: Buffer,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  if (req.method !== 'POST')
+    return sendRpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required')
+  const body = await readJson(req, res)
+  if (body === INVALID) return
+  if (!isInitializeRequest(body))
+    return sendRpcError(res, 400, -32000, 'Bad Request: No valid session ID provided (send initialize first)')
+  // this key's own quota first: make room among its own idle sessions, else refuse this key only
+  if (!ctx.pool.makeRoomFor(hash))
+    return sendError(
+      res,
+      429,
+      'too_many_sessions',
+      `This API key already has ${ctx.pool.limits.maxSessionsPerKey} MCP sessions in use: end one with DELETE /mcp.`,
+      { 'retry-after': '30' },
+    )
+  if (ctx.pool.size >= ctx.pool.limits.maxSessions)
+    return sendError(
+      res,
+      503,
+      'too_many_sessions',
+      'Too many open MCP sessions on this server; try again later.',
+      {
+        'retry-after': '60',
+      },
+    )
+
+  const client = new SitehealthClient({ baseUrl: ctx.opts.apiUrl, apiKey: key })
+  const server = createMcpServer(ctx.opts.version, () => client, { noKeyHint: HTTP_NO_KEY_HINT })
+  await ctx.pool.open(server, hash, req, res, body)
 }
 
 /** Why a request must be refused for DNS-rebinding protection, or undefined when it is fine. */
@@ -373,9 +272,10 @@ async function readJson(req: IncomingMessage, res: ServerResponse): Promise<unkn
 }
 
 /** 401 with a Bearer challenge; `error="invalid_token"` only when a key was sent (RFC 6750 §3). */
-function unauthorized(res: ServerResponse, code: string, message: string, keySent = true) {
+function unauthorized(res: ServerResponse, code: string, message: string, keySent = true): undefined {
   const challenge = `Bearer realm="${MCP_SERVER_NAME}"` + (keySent ? ', error="invalid_token"' : '')
   sendError(res, 401, code, message, { 'www-authenticate': challenge })
+  return undefined
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {

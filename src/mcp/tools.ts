@@ -101,10 +101,19 @@ const RUN: ToolAnnotations = {
   openWorldHint: true,
 }
 
+type Fail = (err: unknown) => CallToolResult
+
 /** Registers the five tools on `server`; each call asks `getClient` for the client to use. */
 export function registerTools(server: McpServer, getClient: ClientFactory, opts: ToolsOptions = {}): void {
-  const fail = (err: unknown) => toolError(err, opts.noKeyHint)
+  const fail: Fail = (err: unknown) => toolError(err, opts.noKeyHint)
+  registerServiceTools(server, getClient, fail)
+  registerCheckTools(server, getClient, fail)
+  registerMonitorTools(server, getClient, fail)
+  registerStatusPageTools(server, getClient, fail)
+}
 
+/** The free tools about the service itself: is the API up, how many credits are left. */
+function registerServiceTools(server: McpServer, getClient: ClientFactory, fail: Fail): void {
   server.registerTool(
     'service_health',
     {
@@ -149,7 +158,10 @@ export function registerTools(server: McpServer, getClient: ClientFactory, opts:
       }
     },
   )
+}
 
+/** The check tools: run one (1 credit), read a saved one, list the recent ones. */
+function registerCheckTools(server: McpServer, getClient: ClientFactory, fail: Fail): void {
   server.registerTool(
     'service_run_website_check',
     {
@@ -232,9 +244,6 @@ export function registerTools(server: McpServer, getClient: ClientFactory, opts:
       }
     },
   )
-
-  registerMonitorTools(server, getClient, fail)
-  registerStatusPageTools(server, getClient, fail)
 }
 
 /** A new McpServer named sitehealth-mcp with the five tools. */
