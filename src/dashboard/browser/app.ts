@@ -56,7 +56,8 @@ for (const form of document.querySelectorAll<HTMLFormElement>('form[data-progres
 const refreshSeconds = Number(document.body.dataset.refresh ?? 0)
 if (refreshSeconds > 0) {
   let busy = false
-  setInterval(async () => {
+  // refresh() handles its own failures; setInterval drops the promise it returns
+  const refresh = async () => {
     if (busy || document.hidden) return
     busy = true
     try {
@@ -76,5 +77,6 @@ if (refreshSeconds > 0) {
     } finally {
       busy = false
     }
-  }, refreshSeconds * 1000)
+  }
+  setInterval(() => void refresh(), refreshSeconds * 1000)
 }

@@ -109,46 +109,7 @@ export function monitorPaths(h: OpenApiHelpers): Json {
         responses: { ...h.ok('MonitorRuns', 'One page of runs.'), ...h.errors(400, 401, 404, 429, 500) },
       },
     },
-    '/api/public/v1/monitors/{id}/uptime': {
-      get: {
-        tags,
-        operationId: 'getMonitorUptime',
-        summary: 'Uptime of a monitor over a window, with hourly or daily buckets',
-        description:
-          "From the rollups written as runs finish: hourly buckets are kept 31 days, daily buckets 400 days, so any window up to 400 days answers (`granularity=hour` within the last 31 days). `from` moves back to the start of its bucket and is reported so; the figures are the sums of the buckets in the window. `response_time_ms` percentiles are taken over the buckets' average response times, weighted by their runs. Free: costs no credits.",
-        security: key,
-        parameters: [
-          id,
-          {
-            name: 'from',
-            in: 'query',
-            required: false,
-            description: 'Start of the window, ISO 8601 (default: 30 days before `to`).',
-            schema: { type: 'string', format: 'date-time' },
-            example: '2026-11-24T00:00:00Z',
-          },
-          {
-            name: 'to',
-            in: 'query',
-            required: false,
-            description: 'End of the window, ISO 8601 (default: now).',
-            schema: { type: 'string', format: 'date-time' },
-            example: '2026-11-25T00:00:00Z',
-          },
-          {
-            name: 'granularity',
-            in: 'query',
-            required: false,
-            description: 'Bucket size: `hour` (within the last 31 days) or `day`.',
-            schema: { type: 'string', enum: ['hour', 'day'], default: 'day' },
-          },
-        ],
-        responses: {
-          ...h.ok('UptimeReport', 'Uptime, runs, downtime and response times over the window.'),
-          ...h.errors(400, 401, 404, 429, 500),
-        },
-      },
-    },
+    '/api/public/v1/monitors/{id}/uptime': { get: uptimeOperation(h, id) },
     '/api/public/v1/monitors/{id}/events': {
       get: {
         tags,
@@ -158,6 +119,50 @@ export function monitorPaths(h: OpenApiHelpers): Json {
         parameters: [id, ...paging],
         responses: { ...h.ok('MonitorEvents', 'One page of events.'), ...h.errors(400, 401, 404, 429, 500) },
       },
+    },
+  }
+}
+
+/** GET /monitors/{id}/uptime: the window, its buckets and what they add up to. */
+function uptimeOperation(h: OpenApiHelpers, id: Json): Json {
+  const key = [{ apiKey: [] }]
+  const tags = ['monitors']
+  return {
+    tags,
+    operationId: 'getMonitorUptime',
+    summary: 'Uptime of a monitor over a window, with hourly or daily buckets',
+    description:
+      "From the rollups written as runs finish: hourly buckets are kept 31 days, daily buckets 400 days, so any window up to 400 days answers (`granularity=hour` within the last 31 days). `from` moves back to the start of its bucket and is reported so; the figures are the sums of the buckets in the window. `response_time_ms` percentiles are taken over the buckets' average response times, weighted by their runs. Free: costs no credits.",
+    security: key,
+    parameters: [
+      id,
+      {
+        name: 'from',
+        in: 'query',
+        required: false,
+        description: 'Start of the window, ISO 8601 (default: 30 days before `to`).',
+        schema: { type: 'string', format: 'date-time' },
+        example: '2026-11-24T00:00:00Z',
+      },
+      {
+        name: 'to',
+        in: 'query',
+        required: false,
+        description: 'End of the window, ISO 8601 (default: now).',
+        schema: { type: 'string', format: 'date-time' },
+        example: '2026-11-25T00:00:00Z',
+      },
+      {
+        name: 'granularity',
+        in: 'query',
+        required: false,
+        description: 'Bucket size: `hour` (within the last 31 days) or `day`.',
+        schema: { type: 'string', enum: ['hour', 'day'], default: 'day' },
+      },
+    ],
+    responses: {
+      ...h.ok('UptimeReport', 'Uptime, runs, downtime and response times over the window.'),
+      ...h.errors(400, 401, 404, 429, 500),
     },
   }
 }

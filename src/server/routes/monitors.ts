@@ -35,6 +35,35 @@ import type { RateLimiter } from '../rate-limit.js'
 
 const UUID_CURSOR = { valid: isUuid, normalize: (c: string) => c.toLowerCase() }
 
+function monitorId(event: H3Event): string {
+  const id = String(event.context.params?.id ?? '')
+  if (!isUuid(id)) throw badRequest('The monitor id must be a UUID.')
+  return id.toLowerCase()
+}
+
+const page = (event: H3Event): PageOptions => pageQuery(event, UUID_CURSOR)
+
+/** The service's input errors as the envelope. */
+async function call<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn()
+  } catch (err) {
+    if (err instanceof MonitorInputError)
+      throw err.notFound
+        ? notFound(err.message)
+        : err.conflict
+          ? new ServiceError(409, 'conflict', err.message)
+          : badRequest(err.message)
+    throw err
+  }
+}
+
+async function body(event: H3Event): Promise<unknown> {
+  const b = await readJson(event)
+  if (!b || typeof b !== 'object' || Array.isArray(b)) throw badRequest('The body must be a JSON object.')
+  return b
+}
+
 export function monitorRoutes(
   opts: ServerOptions,
   monitoring: Monitoring,
@@ -45,41 +74,12 @@ export function monitorRoutes(
   const { service } = monitoring
   const guard = keyGuard(opts, limiter)
 
-  function monitorId(event: H3Event): string {
-    const id = String(event.context.params?.id ?? '')
-    if (!isUuid(id)) throw badRequest('The monitor id must be a UUID.')
-    return id.toLowerCase()
-  }
-
-  const page = (event: H3Event): PageOptions => pageQuery(event, UUID_CURSOR)
-
-  /** The service's input errors as the envelope. */
-  async function call<T>(fn: () => Promise<T>): Promise<T> {
-    try {
-      return await fn()
-    } catch (err) {
-      if (err instanceof MonitorInputError)
-        throw err.notFound
-          ? notFound(err.message)
-          : err.conflict
-            ? new ServiceError(409, 'conflict', err.message)
-            : badRequest(err.message)
-      throw err
-    }
-  }
-
   /** Monitors as the wire has them, with their uptime windows (one read for the lot). */
   async function views(ms: MonitorRecord[], x: MonitorViewExtras = {}): Promise<Monitor[]> {
     const uptime = await service.uptimeWindows(ms.map((m) => m.id))
     return ms.map((m) => monitorView(m, { ...x, uptime: uptime.get(m.id) }))
   }
   const view = async (m: MonitorRecord, x: MonitorViewExtras = {}) => (await views([m], x))[0]
-
-  async function body(event: H3Event): Promise<unknown> {
-    const b = await readJson(event)
-    if (!b || typeof b !== 'object' || Array.isArray(b)) throw badRequest('The body must be a JSON object.')
-    return b
-  }
 
   return {
     [MONITOR_PATHS.monitors]: {
