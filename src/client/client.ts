@@ -35,6 +35,7 @@ import {
   type MonitorPatch,
   type MonitorRuns,
 } from '../contract/monitors.js'
+import type { UptimeQuery, UptimeReport } from '../contract/monitoring.js'
 import {
   STATUS_PAGE_PATHS,
   type StatusPage,
@@ -203,6 +204,13 @@ export class SitehealthClient {
   }
   monitorEvents(id: string, params: { limit?: number; cursor?: string } = {}): Promise<MonitorEvents> {
     return this.call('GET', pathFor(MONITOR_PATHS.events, { id }) + query(params), 'key')
+  }
+  /** Uptime over a window (docs/decisions.md#monitoring-depth): default the last 30 days, daily buckets. */
+  monitorUptime(id: string, params: UptimeQuery = {}): Promise<UptimeReport> {
+    const q = new URLSearchParams()
+    for (const k of ['from', 'to', 'granularity'] as const) if (params[k] !== undefined) q.set(k, params[k])
+    const qs = q.toString()
+    return this.call('GET', pathFor(MONITOR_PATHS.uptime, { id }) + (qs ? `?${qs}` : ''), 'key')
   }
 
   // ---- status pages (docs/decisions.md#the-public-face) ----

@@ -1,7 +1,7 @@
 /**
- * The two monitor tools of docs/decisions.md#monitors-and-alerts, registered beside the five of the spec: list the user's
- * monitors (free, read-only) and create one (it spends credits on every scheduled run, so the
- * description says so). Same conventions as tools.ts: the API's body as structuredContent, the
+ * The monitor tools of docs/decisions.md#monitors-and-alerts and #monitoring-depth, registered beside the five of the
+ * spec: list the user's monitors (free, read-only), create one (it spends credits on every
+ * scheduled run, so the description says so) and read a monitor's uptime over a window (free). Same conventions as tools.ts: the API's body as structuredContent, the
  * contract schema as output schema, API failures as tool errors.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
@@ -16,9 +16,32 @@ import {
   type ChannelRequest as Ch,
 } from '../contract/monitors.js'
 import { MAX_URL_LENGTH, PAGE_SIZES, TARGET_URL_PATTERN } from '../contract/index.js'
+import { GRANULARITIES, UptimeReport } from '../contract/monitoring.js'
 import { toolTarget } from './target.js'
 
-export const MONITOR_TOOL_NAMES = ['service_list_monitors', 'service_create_monitor'] as const
+export const MONITOR_TOOL_NAMES = [
+  'service_list_monitors',
+  'service_create_monitor',
+  'service_get_monitor_uptime',
+] as const
+
+const UptimeInput = {
+  monitor_id: z.uuid().meta({ description: 'The monitor id (from service_list_monitors).' }),
+  from: z.iso
+    .datetime({ offset: true })
+    .optional()
+    .meta({
+      description: 'Start of the window, ISO 8601 (default: 30 days before `to`). Windows up to 400 days.',
+    }),
+  to: z.iso
+    .datetime({ offset: true })
+    .optional()
+    .meta({ description: 'End of the window, ISO 8601 (default: now).' }),
+  granularity: z
+    .enum(GRANULARITIES)
+    .optional()
+    .meta({ description: 'Bucket size: day (default) or hour (within the last 31 days).' }),
+}
 
 const ListInput = {
   limit: z.literal(PAGE_SIZES).optional().meta({ description: 'Page size: 10, 25 or 50 (default 10).' }),
@@ -88,6 +111,9 @@ export function registerMonitorTools(
         const lines = body.monitors.map(
           (m) =>
             `- ${m.name} (${m.url}): ${m.state}` +
+            (m.uptime['30d'] !== null
+              ? `, uptime ${m.uptime['24h'] ?? '-'}% (24 h), ${m.uptime['30d']}% (30 d)`
+              : '') +
             (m.last_check ? `, health ${m.last_check.health_score}/100` : '') +
             `, every ${m.interval_seconds} s (id ${m.id})`,
         )
@@ -140,6 +166,37 @@ export function registerMonitorTools(
           (secrets.length
             ? ` Webhook signing secret (shown once): ${secrets.map((c) => c.secret).join(', ')}.`
             : '')
+        return { content: [{ type: 'text', text }], structuredContent: body as Record<string, unknown> }
+      } catch (err) {
+        return fail(err)
+      }
+    },
+  )
+
+  server.registerTool(
+    'service_get_monitor_uptime',
+    {
+      title: 'Uptime of a website monitor',
+      description:
+        'Reports how available a monitored site was over a window (default: the last 30 days; up to 400 days): ' +
+        'uptime percent, runs and failed runs, downtime in seconds, response-time p50/p95, and one bucket per ' +
+        'day (or per hour within the last 31 days). Runs in maintenance windows do not count. Free: costs no ' +
+        'credits. Use it for SLA reports and "was the site down last week?" questions.',
+      inputSchema: UptimeInput,
+      outputSchema: UptimeReport.shape,
+      annotations: { ...READ_ONLY, title: 'Monitor uptime' },
+    },
+    async ({ monitor_id, from, to, granularity }) => {
+      try {
+        const body = await getClient().monitorUptime(monitor_id, { from, to, granularity })
+        const text =
+          body.uptime_percent === null
+            ? `No runs between ${body.from} and ${body.to}.`
+            : `Uptime ${body.uptime_percent}% from ${body.from} to ${body.to}: ${body.runs} runs, ` +
+              `${body.failed_runs} failed, ${body.downtime_seconds} s down` +
+              (body.response_time_ms.p50 !== null
+                ? `, response p50 ${body.response_time_ms.p50} ms, p95 ${body.response_time_ms.p95} ms.`
+                : '.')
         return { content: [{ type: 'text', text }], structuredContent: body as Record<string, unknown> }
       } catch (err) {
         return fail(err)

@@ -17,6 +17,7 @@ import { MonitorInputError, type MonitorService } from '../monitors/service.js'
 import { eventView, monitorView, runView } from '../monitors/views.js'
 import { RunRefused } from '../runs/index.js'
 import { DEFAULT_CAPACITY_WAIT_MS } from '../server/guard.js'
+import type { UptimeWindows } from '../contract/monitoring.js'
 import type { MonitorRecord, RunRecord } from '../store/monitors.js'
 
 export function dashboardMonitors(service: MonitorService): DashboardMonitors {
@@ -33,9 +34,10 @@ export function dashboardMonitors(service: MonitorService): DashboardMonitors {
   return {
     async list(userId, limit, runs = 0) {
       const { items } = await service.monitors.listMonitors(userId, { limit })
+      const uptime = await service.uptimeWindows(items.map((m) => m.id))
       return Promise.all(
         items.map(async (m) => ({
-          ...viewOf(m),
+          ...viewOf(m, uptime.get(m.id)),
           recent: runs > 0 ? (await service.monitors.listRuns(m.id, { limit: runs })).items.map(runOf) : [],
         })),
       )
@@ -55,7 +57,7 @@ export function dashboardMonitors(service: MonitorService): DashboardMonitors {
     },
     async get(userId, id) {
       const m = await mine(userId, id)
-      return m && viewOf(m)
+      return m && viewOf(m, (await service.uptimeWindows([m.id])).get(m.id))
     },
     async update(userId, id, edit) {
       if (!(await mine(userId, id))) return undefined
@@ -122,8 +124,8 @@ function runOf(r: RunRecord): MonitorRunView {
 }
 
 /** The dashboard's view: the API's, with assertions written as the CLI writes them. */
-function viewOf(m: MonitorRecord): MonitorView {
-  const v = monitorView(m)
+function viewOf(m: MonitorRecord, uptime?: UptimeWindows): MonitorView {
+  const v = monitorView(m, { uptime })
   return { ...v, assertions: v.assertions.map(describeAssertion) }
 }
 

@@ -106,6 +106,90 @@ describe('sitehealth monitors', () => {
     expect(JSON.parse(gone.stdout).error.code).toBe('not_found')
   }, 90_000)
 
+  it('uptime: the monitor field, `monitors uptime` (human and --json) and the MCP tool agree with the runs listed', async () => {
+    const m = JSON.parse(
+      (
+        await cli([
+          'monitors',
+          'create',
+          site.url('/uptime'),
+          '--every',
+          '1s',
+          '--name',
+          'uptime site',
+          '--json',
+        ])
+      ).stdout,
+    )
+    expect(m.uptime).toEqual({ '24h': null, '7d': null, '30d': null })
+    const runsOf = async () =>
+      JSON.parse((await cli(['monitors', 'runs', m.id, '--json', '--limit', '50'])).stdout).runs
+    await waitFor(async () => (await runsOf()).length >= 2, 20_000, 'two runs')
+    await site.refuse()
+    try {
+      await waitFor(
+        async () => (await runsOf()).some((r: any) => r.outcome === 'failed'),
+        20_000,
+        'a failed run',
+      )
+    } finally {
+      await site.accept()
+    }
+    await waitFor(async () => (await runsOf())[0].outcome === 'saved', 20_000, 'a run after the site is back')
+    await cli(['monitors', 'pause', m.id])
+    const runs = await runsOf()
+    const failed = runs.filter((r: any) => r.outcome === 'failed').length
+    const expected = Math.floor(((runs.length - failed) / runs.length) * 10_000) / 100
+
+    const json = await cli(['monitors', 'uptime', m.id, '--from', '1h', '--granularity', 'hour', '--json'])
+    expect(json.code, json.stderr).toBe(0)
+    const report = JSON.parse(json.stdout)
+    expect(report).toMatchObject({ runs: runs.length, failed_runs: failed, uptime_percent: expected })
+    expect(report.downtime_seconds).toBe(failed)
+    expect(report.buckets.reduce((n: number, b: any) => n + b.runs, 0)).toBe(runs.length)
+    const daily = JSON.parse((await cli(['monitors', 'uptime', m.id, '--json'])).stdout)
+    expect(daily).toMatchObject({ runs: runs.length, failed_runs: failed })
+    expect(JSON.parse((await cli(['monitors', 'get', m.id, '--json'])).stdout).uptime).toEqual({
+      '24h': expected,
+      '7d': expected,
+      '30d': expected,
+    })
+
+    const human = await cli(['monitors', 'uptime', m.id])
+    expect(human.code).toBe(0)
+    expect(human.stdout).toContain(`${runs.length}\t${failed}`) // plain output: the buckets, tab-separated
+    expect((await cli(['monitors', 'get', m.id])).stdout).toMatch(new RegExp(`uptime\\s+24h ${expected}%`))
+
+    const badFrom = await cli(['monitors', 'uptime', m.id, '--from', 'last tuesday'])
+    expect(badFrom.code).toBe(2)
+    expect(badFrom.stderr).toMatch(/--from "last tuesday" is not a time/)
+    const backwards = await cli(['monitors', 'uptime', m.id, '--from', 'now', '--to', '1d', '--json'])
+    expect(backwards.code).toBe(2)
+    expect(JSON.parse(backwards.stdout).error.message).toMatch(/from must be before to/)
+
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'mcp'],
+      env: { PATH: process.env.PATH!, HOME: home, SITEHEALTH_API_URL: served.url, SITEHEALTH_API_KEY: key },
+      stderr: 'ignore',
+    })
+    const client = new Client({ name: 'test', version: '1.0.0' })
+    await client.connect(transport)
+    try {
+      const tool = (await client.listTools()).tools.find((t) => t.name === 'service_get_monitor_uptime')!
+      expect(tool.annotations).toMatchObject({ readOnlyHint: true })
+      const got = await client.callTool({
+        name: 'service_get_monitor_uptime',
+        arguments: { monitor_id: m.id },
+      })
+      expect(got.isError).toBeFalsy()
+      expect(got.structuredContent).toMatchObject({ runs: runs.length, failed_runs: failed })
+      expect((got.content as any)[0].text).toMatch(new RegExp(`Uptime ${expected}%`))
+    } finally {
+      await client.close()
+    }
+  }, 120_000)
+
   it('bad input exits 2 with one clear line', async () => {
     const every = await cli(['monitors', 'create', site.url('/'), '--every', 'often'])
     expect(every.code).toBe(2)

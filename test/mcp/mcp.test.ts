@@ -20,6 +20,7 @@ const TOOLS = [
   'service_create_monitor',
   'service_get_check_result',
   'service_get_credits',
+  'service_get_monitor_uptime',
   'service_get_recent_checks',
   'service_health',
   'service_list_monitors',

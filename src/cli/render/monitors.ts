@@ -4,6 +4,7 @@ import { formatEvery } from '../../monitors/interval.js'
 import type { Paint, Style } from '../style.js'
 import { fields, formatTime, paintScore } from './format.js'
 import { idCell, renderTable } from './table.js'
+import { uptimeLine } from './uptime.js'
 import type { View } from './view.js'
 
 export function paintState(style: Style, state: string): string {
@@ -35,6 +36,7 @@ export function renderMonitor(view: View, m: Monitor, bin = 'sitehealth'): strin
           : '-',
       ],
       ['next run', formatTime(m.next_run_at)],
+      ['uptime', uptimeLine(style, m.uptime)],
       [
         'alerts',
         `down after ${m.alerts.down_after} failed run${m.alerts.down_after === 1 ? '' : 's'}` +

@@ -20,7 +20,7 @@ import { asSentence } from '../../checks/index.js'
 import { toRunResult } from '../mapping.js'
 import { isUuid } from '../../monitors/ids.js'
 import type { Monitoring } from '../../monitors/runtime.js'
-import { MonitorInputError } from '../../monitors/service.js'
+import { MonitorInputError, type MonitorService } from '../../monitors/service.js'
 import { UptimeQueryError } from '../../monitors/uptime/index.js'
 import { eventView, monitorView, runView, type MonitorViewExtras } from '../../monitors/views.js'
 import type { MonitorRecord, PageOptions } from '../../store/monitors.js'
@@ -34,6 +34,64 @@ import { DEFAULT_CAPACITY_WAIT_MS, keyGuard, refusedAsServiceError } from '../gu
 import type { RateLimiter } from '../rate-limit.js'
 
 const UUID_CURSOR = { valid: isUuid, normalize: (c: string) => c.toLowerCase() }
+const page = (event: H3Event): PageOptions => pageQuery(event, UUID_CURSOR)
+
+function monitorId(event: H3Event): string {
+  const id = String(event.context.params?.id ?? '')
+  if (!isUuid(id)) throw badRequest('The monitor id must be a UUID.')
+  return id.toLowerCase()
+}
+
+/** The service's input errors as the envelope. */
+async function call<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn()
+  } catch (err) {
+    if (err instanceof MonitorInputError)
+      throw err.notFound
+        ? notFound(err.message)
+        : err.conflict
+          ? new ServiceError(409, 'conflict', err.message)
+          : badRequest(err.message)
+    throw err
+  }
+}
+
+/** A monitor's history: its runs, its events and its uptime (all free reads). */
+function historyRoutes(service: MonitorService, guard: ReturnType<typeof keyGuard>) {
+  return {
+    [MONITOR_PATHS.runs]: {
+      GET: async (event: H3Event): Promise<MonitorRuns> => {
+        const key = await guard(event, 'api')
+        const m = await call(() => service.get(key.user_id, monitorId(event)))
+        const { items, next } = await service.monitors.listRuns(m.id, page(event))
+        return { runs: items.map(runView), next_cursor: next }
+      },
+    },
+    [MONITOR_PATHS.events]: {
+      GET: async (event: H3Event): Promise<MonitorEvents> => {
+        const key = await guard(event, 'api')
+        const m = await call(() => service.get(key.user_id, monitorId(event)))
+        const { items, next } = await service.monitors.listEvents(m.id, page(event))
+        return { events: items.map(eventView), next_cursor: next }
+      },
+    },
+    [MONITOR_PATHS.uptime]: {
+      GET: async (event: H3Event): Promise<UptimeReport> => {
+        const key = await guard(event, 'api')
+        const id = monitorId(event)
+        const q = parseWith(UptimeQuery, getQuery(event), 'uptime query')
+        try {
+          return await call(() => service.uptime(key.user_id, id, q))
+        } catch (err) {
+          if (err instanceof UptimeQueryError)
+            throw badRequest(`Invalid uptime query (${err.field}): ${err.message}`)
+          throw err
+        }
+      },
+    },
+  }
+}
 
 function monitorId(event: H3Event): string {
   const id = String(event.context.params?.id ?? '')
@@ -117,36 +175,7 @@ export function monitorRoutes(
         return new Response(null, { status: 204 })
       },
     },
-    [MONITOR_PATHS.runs]: {
-      GET: async (event: H3Event): Promise<MonitorRuns> => {
-        const key = await guard(event, 'api')
-        const m = await call(() => service.get(key.user_id, monitorId(event)))
-        const { items, next } = await service.monitors.listRuns(m.id, page(event))
-        return { runs: items.map(runView), next_cursor: next }
-      },
-    },
-    [MONITOR_PATHS.events]: {
-      GET: async (event: H3Event): Promise<MonitorEvents> => {
-        const key = await guard(event, 'api')
-        const m = await call(() => service.get(key.user_id, monitorId(event)))
-        const { items, next } = await service.monitors.listEvents(m.id, page(event))
-        return { events: items.map(eventView), next_cursor: next }
-      },
-    },
-    [MONITOR_PATHS.uptime]: {
-      GET: async (event: H3Event): Promise<UptimeReport> => {
-        const key = await guard(event, 'api')
-        const id = monitorId(event)
-        const q = parseWith(UptimeQuery, getQuery(event), 'uptime query')
-        try {
-          return await call(() => service.uptime(key.user_id, id, q))
-        } catch (err) {
-          if (err instanceof UptimeQueryError)
-            throw badRequest(`Invalid uptime query (${err.field}): ${err.message}`)
-          throw err
-        }
-      },
-    },
+    ...historyRoutes(service, guard),
     [MONITOR_PATHS.run]: {
       POST: async (event: H3Event): Promise<RunResult> => {
         const key = await guard(event, 'run')
