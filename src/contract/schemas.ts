@@ -111,6 +111,10 @@ export const RecentChecks = z
   .meta({ id: 'RecentChecks' })
 export type RecentChecks = z.infer<typeof RecentChecks>
 
+/** How the pagespeed signal is judged: Lighthouse in the lab browser, or the browser-less estimate (docs/decisions.md#performance-lab-and-estimate). */
+export const PAGESPEED_METHODS = ['lab', 'estimate'] as const
+export type PagespeedMethod = (typeof PAGESPEED_METHODS)[number]
+
 const RunSignal = z.object({ status: SignalStatus, message: z.string() })
 export const RunResult = z
   .object({
@@ -132,6 +136,10 @@ export const RunResult = z
             .min(0)
             .max(100)
             .meta({ description: '0 when the signal is unavailable.' }),
+          method: z.enum(PAGESPEED_METHODS).optional().meta({
+            description:
+              "`lab`: measured by Lighthouse in the server's browser; `estimate`: estimated without a browser (also when a lab run failed). Absent when the signal is unavailable.",
+          }),
         }),
       }),
       summary: z.string(),
@@ -141,10 +149,6 @@ export const RunResult = z
   })
   .meta({ id: 'RunResult' })
 export type RunResult = z.infer<typeof RunResult>
-
-/** How the pagespeed signal is judged: Lighthouse in the lab browser, or the browser-less estimate (docs/decisions.md#performance-lab-and-estimate). */
-export const PAGESPEED_METHODS = ['lab', 'estimate'] as const
-export type PagespeedMethod = (typeof PAGESPEED_METHODS)[number]
 
 // strict: the document forbids other fields, so the server refuses them too (the document is the contract)
 export const RunRequest = z

@@ -185,6 +185,7 @@ function registerCheckTools(server: McpServer, getClient: ClientFactory, fail: F
         const d = body.data
         return ok(
           `${target.note}${hostOf(d.url)}: health ${d.healthScore}/100, ${d.riskLevel} risk - ${d.summary} ` +
+            `${performanceWords(d.checks.pagespeed.performanceScore, d.checks.pagespeed.method)}` +
             `(check id ${d.id}, ${plural(body.credits.remaining, 'credit')} left)`,
           body,
         )
@@ -211,9 +212,12 @@ function registerCheckTools(server: McpServer, getClient: ClientFactory, fail: F
       try {
         const body = await getClient().getCheck(id)
         const signals = SIGNAL_NAMES.map((n) => `${n} ${body.checks[n].status}`).join(', ')
+        const ps = body.checks.pagespeed.details
         return ok(
           `${hostOf(body.url)}: health ${body.health_score}/100, ${body.risk_level} risk - ${body.summary} ` +
-            `Signals: ${signals}. (check id ${body.id}, checked ${body.created_at})`,
+            `Signals: ${signals}. ` +
+            `${performanceWords(ps?.performanceScore, ps?.method)}` +
+            `(check id ${body.id}, checked ${body.created_at})`,
           body,
         )
       } catch (err) {
@@ -267,6 +271,12 @@ export function createMcpServer(
 
 function ok(text: string, body: object): CallToolResult {
   return { content: [{ type: 'text', text }], structuredContent: body as Record<string, unknown> }
+}
+
+/** "Performance 91/100, measured by Lighthouse in Chromium. " or "..., estimated without a browser. "; '' when unknown. */
+function performanceWords(score: unknown, method: unknown): string {
+  if (typeof score !== 'number' || (method !== 'lab' && method !== 'estimate')) return ''
+  return `Performance ${score}/100, ${method === 'lab' ? 'measured by Lighthouse in Chromium' : 'estimated without a browser'}. `
 }
 
 /**

@@ -21,11 +21,21 @@ export function toRunResult(check: CheckRecord, report: CheckReport, remaining: 
         https: sig('https_ssl'),
         responseTime: { ...sig('response_time'), responseTimeMs: report.responseTimeMs },
         securityHeaders: { ...sig('security_headers'), missing: report.missingHeaders },
-        pagespeed: { ...sig('pagespeed'), performanceScore: report.performanceScore },
+        pagespeed: {
+          ...sig('pagespeed'),
+          performanceScore: report.performanceScore,
+          ...pagespeedMethod(report),
+        },
       },
       summary: check.summary,
       createdAt: check.created_at,
     },
     credits: { used: 1, remaining },
   }
+}
+
+/** Whether performance was measured in the lab browser or estimated (absent when unavailable). */
+function pagespeedMethod(report: CheckReport): { method?: 'lab' | 'estimate' } {
+  const method = report.signals.pagespeed.details.method
+  return method === 'lab' || method === 'estimate' ? { method } : {}
 }

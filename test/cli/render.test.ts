@@ -12,6 +12,7 @@ import { formatTime } from '../../src/cli/render/format.js'
 import { renderCredits, renderStatus } from '../../src/cli/render/service.js'
 import { plainView } from '../../src/cli/render/view.js'
 import { makeStyle } from '../../src/cli/style.js'
+import type { SavedCheck } from '../../src/contract/index.js'
 import { ESC, recentPage, runResult, savedCheck } from './fixtures.js'
 
 const plain = plainView()
@@ -52,6 +53,25 @@ describe('renderRunResult', () => {
     expect(t.match(/content-security-policy/g)).toHaveLength(1)
   })
 
+  it('says whether performance was measured in the lab browser or estimated', () => {
+    const lab = runResult()
+    lab.data.checks.pagespeed.method = 'lab'
+    expect(renderRunResult(plain, lab)).toContain(
+      'performance score: 91/100, measured (Lighthouse in Chromium)',
+    )
+    const est = runResult()
+    est.data.checks.pagespeed.method = 'estimate'
+    expect(renderRunResult(plain, est)).toContain('performance score: 91/100, estimated (no browser run)')
+    // the score in the message, but not how it was judged: only the how
+    est.data.checks.pagespeed.message = 'Compressed (performance 91/100)'
+    const t = renderRunResult(plain, est)
+    expect(t).toContain('performance: estimated (no browser run)')
+    expect(t).not.toContain('performance score:')
+    // the server's message says both (as this server's do): nothing repeated
+    lab.data.checks.pagespeed.message = 'Performance 91/100 (measured by Lighthouse 12.8.2 in Chromium)'
+    expect(renderRunResult(plain, lab)).not.toMatch(/performance( score)?: /)
+  })
+
   it('has no escape codes without colour, and the same text with it', () => {
     expect(text).not.toContain(ESC)
     const coloured = renderRunResult(colour, runResult())
@@ -83,6 +103,22 @@ describe('renderSavedCheck', () => {
     expect(text.split('\n')[0]).toBe('https://shop.example/  needs_review')
     expect(text).toMatch(/created\s+2025-06-01 12:00:00 UTC/)
     expect(text).not.toContain(ESC)
+  })
+})
+
+describe('renderSavedCheck: how performance was judged', () => {
+  const withPagespeed = (details: Record<string, unknown>): SavedCheck => ({
+    ...savedCheck,
+    checks: { ...savedCheck.checks, pagespeed: { status: 'ok', message: 'Fast.', details } },
+  })
+  it('says measured, with the Lighthouse version, or estimated', () => {
+    const lab = renderSavedCheck(
+      plain,
+      withPagespeed({ performanceScore: 88, method: 'lab', lighthouseVersion: '12.8.2' }),
+    )
+    expect(lab).toContain('page: performance 88/100, measured by Lighthouse 12.8.2')
+    const est = renderSavedCheck(plain, withPagespeed({ performanceScore: 95, method: 'estimate' }))
+    expect(est).toContain('page: performance 95/100, estimated')
   })
 })
 

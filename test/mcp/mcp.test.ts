@@ -151,6 +151,11 @@ async function exerciseTools(client: Client, key: string) {
   expect(text(ran)).toContain(`health ${body.data.healthScore}/100`)
   expect(text(ran)).toContain(body.data.id)
   expect(text(ran)).toContain(`${before - 1} credits left`)
+  // this serve has no lab browser: the performance was estimated, and the text says so
+  expect(body.data.checks.pagespeed.method).toBe('estimate')
+  expect(text(ran)).toContain(
+    `Performance ${body.data.checks.pagespeed.performanceScore}/100, estimated without a browser.`,
+  )
   expect(await credits(client)).toBe(before - 1)
 
   // service_get_check_result: the API's body
@@ -158,6 +163,7 @@ async function exerciseTools(client: Client, key: string) {
   expect(got.isError, text(got)).toBeFalsy()
   expect(got.structuredContent).toEqual(await apiGet(`/api/public/v1/checks/${body.data.id}`, key))
   expect(text(got)).toContain(body.data.id)
+  expect(text(got)).toContain('estimated without a browser')
 
   // service_get_recent_checks: the API's body, limit and cursor passed through
   const pages = await call(client, 'service_list_status_pages')

@@ -77,11 +77,7 @@ export function renderRunResult(view: View, result: RunResult, bin = 'sitehealth
       label: SIGNAL_LABELS.pagespeed,
       status: c.pagespeed.status,
       message: c.pagespeed.message,
-      more:
-        c.pagespeed.status !== 'unavailable' &&
-        !c.pagespeed.message.includes(`${c.pagespeed.performanceScore}/100`)
-          ? [`performance score: ${c.pagespeed.performanceScore}/100`]
-          : [],
+      more: c.pagespeed.status !== 'unavailable' ? performanceLines(c.pagespeed) : [],
     },
   ]
   return [
@@ -97,6 +93,23 @@ export function renderRunResult(view: View, result: RunResult, bin = 'sitehealth
       ['credits', `${credits.remaining} left (${credits.used} used)`],
     ]),
   ].join('\n')
+}
+
+/**
+ * The performance score and how it was judged (measured in the lab browser, or estimated), each
+ * only when the server's message does not already say it.
+ */
+function performanceLines(p: RunResult['data']['checks']['pagespeed']): string[] {
+  const how =
+    p.method === 'lab'
+      ? 'measured (Lighthouse in Chromium)'
+      : p.method === 'estimate'
+        ? 'estimated (no browser run)'
+        : null
+  const saysHow = /\b(measured|estimated)\b/.test(p.message)
+  if (!p.message.includes(`${p.performanceScore}/100`))
+    return [`performance score: ${p.performanceScore}/100${how && !saysHow ? `, ${how}` : ''}`]
+  return how && !saysHow ? [`performance: ${how}`] : []
 }
 
 /** The overall status of a saved check: the worst signal, as the run result's `status` is. */

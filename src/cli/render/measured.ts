@@ -103,7 +103,14 @@ function securityHeaders(d: Details): string[] {
 function pagespeed(d: Details): string[] {
   const score = num(d, 'performanceScore')
   const parts: string[] = []
-  if (score !== undefined) parts.push(`performance ${score}/100`)
+  const method = str(d, 'method')
+  const how =
+    method === 'lab'
+      ? `, measured by Lighthouse ${str(d, 'lighthouseVersion') ?? ''}`.trimEnd()
+      : method === 'estimate'
+        ? ', estimated'
+        : ''
+  if (score !== undefined) parts.push(`performance ${score}/100${how}`)
   const wire = num(d, 'bodyBytesWire')
   if (wire !== undefined) parts.push(`${formatBytes(wire)} on the wire`)
   const enc = str(d, 'contentEncoding')

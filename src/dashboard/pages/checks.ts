@@ -121,6 +121,18 @@ function findingsOf(
     : []
 }
 
+/** How the performance was judged: measured by Lighthouse in the lab browser, or estimated. */
+function JudgedBy({ details }: { details: Record<string, unknown> | undefined }) {
+  const method = details?.method
+  if (method === 'lab') {
+    const version = typeof details?.lighthouseVersion === 'string' ? ` ${details.lighthouseVersion}` : ''
+    return html`<p class="judged"><strong>Measured</strong> by Lighthouse${version} in Chromium (simulated mobile).</p>`
+  }
+  if (method === 'estimate')
+    return html`<p class="judged"><strong>Estimated</strong> without a browser, from the page and what it loads.</p>`
+  return null
+}
+
 export function checkPage(ctx: PageContext, c: SavedCheck) {
   return Page(
     ctx,
@@ -154,6 +166,7 @@ export function checkPage(ctx: PageContext, c: SavedCheck) {
               ${typeof score === 'number' ? html` <span class="muted">score ${score}/100</span>` : null}
             </p>
             <p>${s.message}</p>
+            ${name === 'pagespeed' ? html`<${JudgedBy} details=${s.details} />` : null}
             ${
               findingsOf(s.details).length > 0
                 ? html`<ul>
