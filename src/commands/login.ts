@@ -2,7 +2,8 @@ import { hostname } from 'node:os'
 import { Flags } from '@oclif/core'
 import { ClientCommand } from '../cli/base-command.js'
 import { ApiError } from '../client/client.js'
-import { writeConfigFile } from '../client/config.js'
+import { readConfigFile, writeConfigFile } from '../client/config.js'
+import { displayPrefix } from '../contract/index.js'
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
@@ -12,7 +13,9 @@ export default class Login extends ClientCommand<typeof Login> {
 
 A denied or expired request ends with exit 4. \`sitehealth logout\` revokes the key and forgets it.
 
---json prints {id, name, prefix, user_id, created_at, saved_to} (never the secret).`
+A key saved before is replaced, and login says which (its prefix and URL) before and after; it stays valid until revoked.
+
+--json prints {id, name, prefix, user_id, created_at, saved_to, replaced} (never the secret; replaced is {key_prefix, api_url} or null).`
 
   static override examples = [
     '<%= config.bin %> login',
@@ -32,6 +35,11 @@ A denied or expired request ends with exit 4. \`sitehealth logout\` revokes the 
     const settings = await this.settings({ apiUrl: this.flags['api-url'] })
     const client = await this.client()
     const name = this.flags.name ?? `sitehealth CLI on ${hostname()}`
+    const saved = await readConfigFile(this.config.configDir)
+    if (saved.api_key)
+      this.terminal.notice(
+        `The config file holds a key already: approving this login replaces the saved key ${displayPrefix(saved.api_key)}…${saved.api_url ? ` (for ${saved.api_url})` : ''}; Ctrl-C keeps it.`,
+      )
     const grant = await this.spin('Asking for a code…', () => client.deviceCode(name))
     const say = (line: string) => (this.json ? this.terminal.notice(line) : this.terminal.out(line))
     // one write: a reader of the output sees the code and the URL together
@@ -82,15 +90,28 @@ A denied or expired request ends with exit 4. \`sitehealth logout\` revokes the 
         }
       }
     })
+    const before = await readConfigFile(this.config.configDir)
     const savedTo = await writeConfigFile(this.config.configDir, {
       api_key: key.key,
       api_url: settings.apiUrl,
     })
+    // never silently: the key that was saved may belong to another account or server
+    const replaced =
+      before.api_key && before.api_key !== key.key
+        ? { key_prefix: `${displayPrefix(before.api_key)}…`, api_url: before.api_url ?? null }
+        : null
     const { key: _secret, ...shown } = key
-    this.emit(
-      { ...shown, saved_to: savedTo },
-      ({ style }) =>
+    this.emit({ ...shown, saved_to: savedTo, replaced }, ({ style }) =>
+      [
         `${style.green('Logged in')}: key "${key.name}" (${key.prefix}…) and ${settings.apiUrl} saved to ${savedTo}.`,
+        ...(replaced
+          ? [
+              `It replaces the saved key ${replaced.key_prefix}${replaced.api_url ? ` (for ${replaced.api_url})` : ''}, which still works until it is revoked (on the Keys page of its dashboard).`,
+            ]
+          : []),
+      ].join('\n'),
     )
+    if (replaced && this.json)
+      this.terminal.notice(`Replaced the saved key ${replaced.key_prefix} in ${savedTo}.`)
   }
 }

@@ -5,7 +5,7 @@
  * keyboard use, 390-1280 px, dark mode, screenshots.
  */
 import { createServer, type Server } from 'node:http'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { execa } from 'execa'
@@ -218,6 +218,13 @@ describe.runIf(haveChromium || process.env.CI)('dashboard in a browser', { timeo
   it('sitehealth login: the CLI prints a code, the browser approves it, the config then holds a working key; logout revokes it', async () => {
     const ctx = await browser.newContext()
     const page = await signUp(ctx, 'gus@example.com')
+    // a key of another user is saved already: login must say it replaces it
+    const old = await serve.createKey({ user: 'someone-else', name: 'old laptop' })
+    await mkdir(join(home, 'config', 'sitehealth'), { recursive: true })
+    await writeFile(
+      join(home, 'config', 'sitehealth', 'config.json'),
+      JSON.stringify({ api_url: serve.url, api_key: old.key }),
+    )
     const login = execa('node', [CLI, 'login', '--api-url', serve.url, '--name', 'test machine'], {
       env: env(),
       reject: false,
@@ -237,6 +244,8 @@ describe.runIf(haveChromium || process.env.CI)('dashboard in a browser', { timeo
     await expect.poll(() => page.getByRole('status').textContent()).toContain('Approved')
     const done = await login
     expect(done.exitCode, done.stderr + done.stdout).toBe(0)
+    expect(done.stderr).toContain(`replaces the saved key ${old.key.slice(0, 15)}… (for ${serve.url})`)
+    expect(done.stdout).toContain(`It replaces the saved key ${old.key.slice(0, 15)}… (for ${serve.url})`)
     const config = JSON.parse(await readFile(join(home, 'config', 'sitehealth', 'config.json'), 'utf8'))
     expect(config.api_url).toBe(serve.url)
     expect(config.api_key).toMatch(/^shk_live_/)
