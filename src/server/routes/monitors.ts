@@ -92,30 +92,6 @@ function historyRoutes(service: MonitorService, guard: ReturnType<typeof keyGuar
     },
   }
 }
-
-function monitorId(event: H3Event): string {
-  const id = String(event.context.params?.id ?? '')
-  if (!isUuid(id)) throw badRequest('The monitor id must be a UUID.')
-  return id.toLowerCase()
-}
-
-const page = (event: H3Event): PageOptions => pageQuery(event, UUID_CURSOR)
-
-/** The service's input errors as the envelope. */
-async function call<T>(fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn()
-  } catch (err) {
-    if (err instanceof MonitorInputError)
-      throw err.notFound
-        ? notFound(err.message)
-        : err.conflict
-          ? new ServiceError(409, 'conflict', err.message)
-          : badRequest(err.message)
-    throw err
-  }
-}
-
 async function body(event: H3Event): Promise<unknown> {
   const b = await readJson(event)
   if (!b || typeof b !== 'object' || Array.isArray(b)) throw badRequest('The body must be a JSON object.')
