@@ -10,18 +10,19 @@ import type { ServerOptions } from '../server/context.js'
 import { StatusPageService, statusPageRoutes, type UptimePort } from '../status-pages/index.js'
 import { dashboardMonitors } from './dashboard-port.js'
 import { dashboardStatusPages } from './status-pages-port.js'
+import { rollupUptime } from './uptime-port.js'
 
 export interface ComposeOptions extends ServerOptions {
   /** The dashboard's view of monitors; by default over `monitoring`'s service when it is given. */
   dashboardMonitors?: DashboardMonitors
-  /** Monitoring history for status pages and badges (rollups, incidents, maintenance). */
+  /** Monitoring history for status pages and badges; by default the monitors' rollups and incidents. */
   uptime?: UptimePort
 }
 
 export function composeApp(o: ComposeOptions): App {
   // the same object serve fills in after listening (publicUrl), so never a copy of it
   const opts: ServerOptions = o
-  const uptime = o.uptime
+  const uptime = o.uptime ?? (opts.store.monitors ? rollupUptime(opts.store.monitors) : undefined)
   const monitors = o.dashboardMonitors ?? monitorsPort(opts.monitoring)
   const accounts = opts.accounts
   const statusPages = statusPagesPort(opts)

@@ -25,7 +25,8 @@ export interface Harness {
   close: () => Promise<void>
 }
 
-export async function startHarness(): Promise<Harness> {
+/** `rollups`: the status pages read the monitors' real rollups (serve's default) instead of `uptime`. */
+export async function startHarness(o: { rollups?: boolean } = {}): Promise<Harness> {
   const dir = await tempDir()
   const store = await openLowdbStore(dir)
   const uptime: Harness['uptime'] = new Map()
@@ -47,7 +48,7 @@ export async function startHarness(): Promise<Harness> {
     publicUrl: 'https://status.example.test',
     limits: { ...DEFAULT_LIMITS, apiLimit: 10_000 },
     checkTimeoutMs: 5000,
-    uptime: port,
+    ...(o.rollups ? {} : { uptime: port }),
   }
   const { app } = composeApp(opts)
   const h: Harness = {
