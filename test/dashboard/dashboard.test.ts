@@ -347,8 +347,17 @@ describe.runIf(haveChromium || process.env.CI)('dashboard in a browser', { timeo
     const reused = await fetch(setup_url)
     expect(reused.status).toBe(404)
 
+    // an API-only user: a key from the admin API, no dashboard account
+    const botKey = (await closed.createKey({ user: 'ci-bot', credits: 7, name: 'ci' })).key
     await page.getByRole('link', { name: 'Users', exact: true }).click()
     await expectAccessible(page, 'admin users')
+    const bot = page.getByRole('row', { name: /ci-bot/ })
+    expect(await bot.textContent()).toMatch(/API only.*7.*1 active key/)
+    await page.getByLabel('Add credits for ci-bot').fill('3')
+    await bot.getByRole('button', { name: 'Grant' }).click()
+    await expect.poll(() => page.getByRole('row', { name: /ci-bot/ }).textContent()).toMatch(/API only\s*10/)
+    const botCredits = await cli(['credits', '--json', '--api-url', closed.url, '--api-key', botKey])
+    expect(JSON.parse(botCredits.stdout).credits_remaining).toBe(10)
     await page.getByLabel('Email', { exact: true }).fill('zed@example.com')
     await page.getByRole('button', { name: 'Create user' }).click()
     await expect.poll(() => page.getByLabel('Link', { exact: true }).inputValue()).toMatch(/\/invite\//)

@@ -10,9 +10,24 @@ export interface UserRow {
   credits: number
 }
 
+/** A user with keys and no dashboard account. */
+export interface ApiUserRow {
+  user_id: string
+  /** Keys not revoked. */
+  activeKeys: number
+  /** Its first key's creation. */
+  since: string
+  credits?: number
+}
+
 export function usersPage(
   ctx: PageContext,
-  o: { users: UserRow[]; link?: { label: string; url: string }; error?: string },
+  o: {
+    users: UserRow[]
+    apiUsers?: Array<ApiUserRow & { credits: number }>
+    link?: { label: string; url: string }
+    error?: string
+  },
 ) {
   return Page(
     ctx,
@@ -91,10 +106,37 @@ export function usersPage(
                   </td>
                 </tr>`,
             )}
+            ${(o.apiUsers ?? []).map((u) => ApiUserTableRow(u, ctx.csrf))}
           </tbody>
         </table>
-      </div>`,
+      </div>
+      ${
+        o.apiUsers?.length
+          ? html`<p class="muted">
+              API only: users with API keys (from <code>sitehealth keys create</code> or the admin API) and no
+              dashboard account. Their credits, checks and monitors are theirs like any user's.
+            </p>`
+          : null
+      }`,
   )
+}
+
+function ApiUserTableRow(u: ApiUserRow & { credits: number }, csrf: string) {
+  return html`<tr>
+    <td>${u.user_id} <span class="muted">(no dashboard account)</span></td>
+    <td>API only</td>
+    <td>${u.credits}</td>
+    <td class="hide-narrow">${fmtDate(u.since)}</td>
+    <td>${u.activeKeys === 0 ? 'no active key' : `${u.activeKeys} active key${u.activeKeys === 1 ? '' : 's'}`}</td>
+    <td>
+      <form class="row" method="post" action="/admin/api-users/credits">
+        <${CsrfField} token=${csrf} />
+        <input type="hidden" name="user_id" value=${u.user_id} />
+        <label>Add credits for ${u.user_id} <input type="number" name="amount" min="1" required /></label>
+        <button type="submit" class="secondary">Grant</button>
+      </form>
+    </td>
+  </tr>`
 }
 
 export function allKeysPage(ctx: PageContext, o: { keys: KeyRecord[]; owners: Map<string, string> }) {
