@@ -263,6 +263,66 @@ describe.runIf(haveChromium || process.env.CI)('dashboard in a browser', { timeo
     await ctx.close()
   })
 
+  it("the README's first minutes lead to one account: users create, set the password, login, check; the dashboard shows the CLI's check", async () => {
+    const fresh = await startServe()
+    const own = { XDG_CONFIG_HOME: join(home, 'readme-config') }
+    const ctx = await browser.newContext()
+    try {
+      const made = await cli(
+        [
+          'users',
+          'create',
+          '--email',
+          'you@example.com',
+          '--admin',
+          '--json',
+          '--api-url',
+          fresh.url,
+          '--data-dir',
+          fresh.dataDir,
+        ],
+        own,
+      )
+      expect(made.exitCode, made.stderr).toBe(0)
+      const { setup_url, user_id } = JSON.parse(made.stdout)
+      const page = await ctx.newPage()
+      await page.goto(setup_url)
+      await page.getByLabel('Password').fill(PASSWORD)
+      await page.getByRole('button', { name: 'Set password' }).click()
+      await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor()
+
+      const login = execa('node', [CLI, 'login', '--api-url', fresh.url, '--no-browser'], {
+        env: { ...env(), ...own },
+        reject: false,
+        timeout: 60_000,
+      })
+      let out = ''
+      login.stdout!.on('data', (d: Buffer) => (out += d.toString()))
+      await expect.poll(() => /code: ([A-Z]{4}-[A-Z]{4})/.exec(out)?.[1], { timeout: 15_000 }).toBeTruthy()
+      await page.goto(`${fresh.url}/device?code=${/code: ([A-Z]{4}-[A-Z]{4})/.exec(out)![1]}`)
+      await page.getByRole('button', { name: 'Approve' }).click()
+      const done = await login
+      expect(done.exitCode, done.stderr + done.stdout).toBe(0)
+
+      const status = await cli(['auth', 'status', '--json'], own)
+      expect(JSON.parse(status.stdout).authenticated).toBe(true)
+      const check = await cli(['check', targets.plainHttp, '--json'], own)
+      expect(check.exitCode, check.stderr).toBe(0)
+      const { data } = JSON.parse(check.stdout)
+      // the key login saved belongs to the account made above
+      const keys = await cli(
+        ['keys', 'list', '--json', '--api-url', fresh.url, '--data-dir', fresh.dataDir],
+        own,
+      )
+      expect(JSON.parse(keys.stdout).keys.map((k: { user_id: string }) => k.user_id)).toEqual([user_id])
+      await page.goto(`${fresh.url}/checks`)
+      await expect.poll(async () => (await page.content()).includes(data.id.slice(-8))).toBe(true)
+    } finally {
+      await ctx.close()
+      await fresh.stop()
+    }
+  })
+
   it('sitehealth login that is denied ends with a clear error and exit 4', async () => {
     const ctx = await browser.newContext()
     const page = await signUp(ctx, 'hal@example.com')
