@@ -100,3 +100,13 @@ export const statusPageIdArgs = {
   }),
 }
 export const STATUS_PAGE_NOT_FOUND_HINT = '`sitehealth status-pages list` lists the ids of your status pages.'
+
+export const maintenanceIdArgs = {
+  id: Args.string({
+    description: 'Id of the maintenance window (from `maintenance list`).',
+    required: true,
+    ignoreStdin: true,
+  }),
+}
+export const MAINTENANCE_NOT_FOUND_HINT =
+  '`sitehealth maintenance list` lists the ids of your maintenance windows.'

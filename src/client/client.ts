@@ -43,6 +43,13 @@ import {
   type StatusPageList,
   type StatusPagePatch,
 } from '../contract/status-pages.js'
+import {
+  MAINTENANCE_PATHS,
+  type MaintenanceCreate,
+  type MaintenanceList,
+  type MaintenancePatch,
+  type MaintenanceWindow,
+} from '../contract/monitoring.js'
 
 /** Codes the client adds to the API's own (spec §7 and docs/decisions.md#api-open-points). */
 export type ClientErrorCode = 'network_error' | 'no_api_key' | 'invalid_response' | 'timeout'
@@ -228,6 +235,23 @@ export class SitehealthClient {
   }
   deleteStatusPage(id: string): Promise<void> {
     return this.call('DELETE', pathFor(STATUS_PAGE_PATHS.statusPage, { id }), 'key')
+  }
+
+  // ---- maintenance windows (docs/decisions.md#monitoring-depth) ----
+  createMaintenance(body: MaintenanceCreate): Promise<MaintenanceWindow> {
+    return this.call('POST', MAINTENANCE_PATHS.windows, 'key', body)
+  }
+  listMaintenance(): Promise<MaintenanceList> {
+    return this.call('GET', MAINTENANCE_PATHS.windows, 'key')
+  }
+  getMaintenance(id: string): Promise<MaintenanceWindow> {
+    return this.call('GET', pathFor(MAINTENANCE_PATHS.window, { id }), 'key')
+  }
+  updateMaintenance(id: string, patch: MaintenancePatch): Promise<MaintenanceWindow> {
+    return this.call('PATCH', pathFor(MAINTENANCE_PATHS.window, { id }), 'key', patch)
+  }
+  deleteMaintenance(id: string): Promise<void> {
+    return this.call('DELETE', pathFor(MAINTENANCE_PATHS.window, { id }), 'key')
   }
 
   // ---- admin API ----

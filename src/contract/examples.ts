@@ -44,6 +44,7 @@ import type {
   UserList,
 } from './accounts.js'
 import { STATUS_PAGE_EXAMPLES } from './status-pages-examples.js'
+import { MAINTENANCE_EXAMPLES } from './maintenance-examples.js'
 
 const CHECK_ID = '0193a5c4-8f2e-7b1a-9c3d-2e4f5a6b7c8d'
 const CREATED = '2026-11-23T09:14:07.412Z'
@@ -481,6 +482,7 @@ export const EXAMPLES: Record<string, unknown> = {
   InviteCreateRequest: inviteCreateRequest,
   InviteCreated: inviteCreated,
   ...STATUS_PAGE_EXAMPLES,
+  ...MAINTENANCE_EXAMPLES,
 }
 
 const REQUEST_ID = '7c9e6679-7425-40de-944b-e07fc1f90ae7'

@@ -19,6 +19,7 @@ import { MonitorInput, MonitorInputError, refTaken } from './input.js'
 import { nextRunAfter } from './interval.js'
 import { evaluate, INITIAL_MEMORY, observeCheck, type Observation } from './rules.js'
 import { runHistory, uptimeReport, uptimeWindows } from './uptime/index.js'
+import { MaintenanceService } from './maintenance/index.js'
 
 export { MonitorInputError } from './input.js'
 
@@ -74,6 +75,8 @@ export class MonitorService {
   private readonly pausing = new Map<string, Promise<void>>()
   private readonly runDeps: RunDeps
   private readonly input: MonitorInput
+  /** Maintenance windows (maintenance/): runs inside one raise no alert and count for no uptime. */
+  readonly maintenance: MaintenanceService
   /** Called when a monitor's next run moved earlier (the scheduler re-arms its timer). */
   onScheduleChange: () => void = () => {}
 
@@ -81,6 +84,7 @@ export class MonitorService {
     this.minInterval = o.minInterval ?? INTERVAL.min
     this.alerts = new AlertDispatcher({ monitors: o.monitors, deliverer: o.deliverer, log: o.log })
     this.now = o.now ?? Date.now
+    this.maintenance = new MaintenanceService(o.store.maintenance, o.monitors, this.now)
     this.input = new MonitorInput({
       allowPrivateTargets: o.allowPrivateTargets,
       minInterval: this.minInterval,
@@ -277,7 +281,9 @@ export class MonitorService {
       return undefined
     }
     const now = this.now()
-    const out = evaluate(current, obs)
+    // inside a maintenance window the run is kept, but judges nothing: no state change, no alert
+    const quiet = await this.maintenance.covers(current, startedAt)
+    const out = quiet ? { state: current.state, memory: current.memory, events: [] } : evaluate(current, obs)
     let next = current.next_run_at
     if (trigger === 'schedule' && dueAt !== undefined && !current.paused && next === dueAt) {
       // the monitor's next slot after this run STARTED (interval.ts): a late run (a stop, a
@@ -302,13 +308,18 @@ export class MonitorService {
       check_id: last?.id ?? null,
       health_score: last?.health_score ?? null,
       response_time_ms: responseMs,
-      state: current.paused ? 'paused' : out.state,
+      state: current.paused ? 'paused' : quiet ? 'maintenance' : out.state,
       error: obs.kind === 'failed' ? obs.error : null,
     }
     const events = eventRecords(updated, current.paused ? 'paused' : current.state, out.events, last, now)
     // the incident's cause: the words of the monitor.down it raised
     const cause = out.events.find((e) => e.event === 'monitor.down')?.message ?? null
-    const history = runHistory(current, out.state, { ok: obs.kind === 'saved' && !obs.unreachable, cause })
+    const history = runHistory(
+      current,
+      out.state,
+      { ok: obs.kind === 'saved' && !obs.unreachable, cause },
+      quiet,
+    )
     const saved = await this.o.monitors.finishRun(updated, run, events, history)
     if (saved) this.alerts.dispatch(saved, events)
     return saved

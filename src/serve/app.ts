@@ -5,6 +5,7 @@
  */
 import { dashboardRoutes, type DashboardMonitors, type DashboardStatusPages } from '../dashboard/index.js'
 import type { Monitoring } from '../monitors/index.js'
+import { MaintenanceService } from '../monitors/maintenance/index.js'
 import { createApp, type App, type Mount } from '../server/app.js'
 import type { ServerOptions } from '../server/context.js'
 import { StatusPageService, statusPageRoutes, type UptimePort } from '../status-pages/index.js'
@@ -22,7 +23,7 @@ export interface ComposeOptions extends ServerOptions {
 export function composeApp(o: ComposeOptions): App {
   // the same object serve fills in after listening (publicUrl), so never a copy of it
   const opts: ServerOptions = o
-  const uptime = o.uptime ?? (opts.store.monitors ? rollupUptime(opts.store.monitors) : undefined)
+  const uptime = o.uptime ?? historyPort(opts)
   const monitors = o.dashboardMonitors ?? monitorsPort(opts.monitoring)
   const accounts = opts.accounts
   const statusPages = statusPagesPort(opts)
@@ -34,6 +35,15 @@ export function composeApp(o: ComposeOptions): App {
     : []
   mounts.push(({ limiter }) => statusPageRoutes(opts, limiter, uptime))
   return createApp(opts, mounts)
+}
+
+/** The monitors' rollups and incidents, and their owner's maintenance windows. */
+function historyPort(opts: ServerOptions): UptimePort | undefined {
+  const monitors = opts.store.monitors
+  if (!monitors) return undefined
+  const maintenance =
+    opts.monitoring?.service.maintenance ?? new MaintenanceService(opts.store.maintenance, monitors)
+  return rollupUptime(monitors, Date.now, maintenance)
 }
 
 function monitorsPort(monitoring: Monitoring | undefined): DashboardMonitors | undefined {

@@ -2,14 +2,20 @@
  * The status pages' UptimePort over the monitors' rollups (docs/decisions.md#monitoring-depth and
  * #the-public-face): the same hourly and daily buckets and incidents the uptime API reads, so
  * the public pages, badges and the API never disagree and no second copy of history is kept.
- * Maintenance windows do not exist yet: the port reports none.
+ * Maintenance: the owner's windows open now or coming (maintenance/), each by its current or next
+ * opening.
  */
+import type { MaintenanceService } from '../monitors/maintenance/index.js'
 import { percent, uptimeWindows } from '../monitors/uptime/index.js'
 import { DAY_MS } from '../store/history.js'
 import type { MonitorStore } from '../store/monitors.js'
 import { daysBetween, dayOf, type UptimePort } from '../status-pages/index.js'
 
-export function rollupUptime(monitors: MonitorStore, now: () => number = Date.now): UptimePort {
+export function rollupUptime(
+  monitors: MonitorStore,
+  now: () => number = Date.now,
+  maintenance?: MaintenanceService,
+): UptimePort {
   return {
     async windows(m) {
       return (await uptimeWindows(monitors, [m.id], now())).get(m.id)!
@@ -31,8 +37,8 @@ export function rollupUptime(monitors: MonitorStore, now: () => number = Date.no
         ended_at: i.ended_at,
       }))
     },
-    async maintenance() {
-      return []
+    async maintenance(userId, nowMs) {
+      return maintenance ? maintenance.upcoming(userId, nowMs) : []
     },
   }
 }

@@ -125,6 +125,9 @@ export async function buildPublicPage(
     incidentsOf(monitors, uptime, now),
     maintenanceOf(page, monitors, uptime, now),
   ])
+  // a monitor inside an open window reads `maintenance`, as in the API
+  const quiet = new Set(maintenance.filter((w) => w.active).flatMap((w) => w.monitor_ids))
+  for (const v of views) if (quiet.has(v.id) && v.state !== 'paused') v.state = 'maintenance'
   return {
     slug: page.slug,
     title: page.title,

@@ -15,6 +15,7 @@
 import type { SavedCheck } from '../contract/schemas.js'
 import type { MonitorStore } from './monitors.js'
 import type { StatusPageStore } from './status-pages.js'
+import type { MaintenanceStore } from './maintenance.js'
 import type { MonitorGaugeStore } from './gauges.js'
 
 export type * from './accounts.js'
@@ -139,6 +140,8 @@ export interface Store {
   readonly monitors: MonitorStore
   /** Public status pages (docs/decisions.md#the-public-face; status-pages.ts). */
   readonly statusPages?: StatusPageStore
+  /** Maintenance windows (docs/decisions.md#monitoring-depth; maintenance.ts). */
+  readonly maintenance?: MaintenanceStore
   /** Per-monitor figures for /metrics (gauges.ts). */
   readonly monitorGauges?: MonitorGaugeStore
   /**

@@ -128,7 +128,8 @@ Shows a progress bar on a terminal, then a summary of what was copied. --json pr
           summary.accounts,
           ` (${summary.accounts.sessions} sessions, ${summary.accounts.invites} invites, ${summary.accounts.device_grants} login requests)`,
         ) +
-        line('status pages', summary.status_pages),
+        line('status pages', summary.status_pages) +
+        line('maintenance', summary.maintenance_windows),
     )
   }
 }

@@ -12,6 +12,7 @@ import '../../contract/accounts.js'
 import { accountPaths } from './accounts.js'
 import { monitorPaths } from './monitors.js'
 import { statusPagePaths } from './status-pages.js'
+import { maintenancePaths } from './maintenance.js'
 import '../../contract/status-pages.js'
 
 type Json = Record<string, any>
@@ -223,6 +224,10 @@ Limits of this server: ${limits.runLimit} run-check requests per ${limits.runWin
       { name: 'credits', description: 'The credit balance.' },
       { name: 'admin', description: 'Key issuance and credit grants for self-hosters (admin token).' },
       { name: 'monitors', description: 'Scheduled checks of a URL, with alerts to channels.' },
+      {
+        name: 'maintenance',
+        description: 'Maintenance windows: runs go on, alerts stay quiet, uptime does not count them.',
+      },
       { name: 'status pages', description: 'Public status pages and README badges of your monitors.' },
     ],
     paths: {
@@ -400,6 +405,7 @@ Limits of this server: ${limits.runLimit} run-check requests per ${limits.runWin
       },
       ...accountPaths({ ok, errors, body }),
       ...monitorPaths({ ok, errors, json, ref, body, noContent }),
+      ...maintenancePaths({ ok, errors, json, ref, body, noContent }),
       ...statusPagePaths({
         ok,
         errors,

@@ -110,8 +110,11 @@ export function monitorRoutes(
 
   /** Monitors as the wire has them, with their uptime windows (one read for the lot). */
   async function views(ms: MonitorRecord[], x: MonitorViewExtras = {}): Promise<Monitor[]> {
-    const uptime = await service.uptimeWindows(ms.map((m) => m.id))
-    return ms.map((m) => monitorView(m, { ...x, uptime: uptime.get(m.id) }))
+    const [up, quiet] = await Promise.all([
+      service.uptimeWindows(ms.map((m) => m.id)),
+      service.maintenance.of(ms),
+    ])
+    return ms.map((m) => monitorView(m, { ...x, uptime: up.get(m.id), inMaintenance: quiet.has(m.id) }))
   }
   const view = async (m: MonitorRecord, x: MonitorViewExtras = {}) => (await views([m], x))[0]
 

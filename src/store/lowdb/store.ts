@@ -26,6 +26,7 @@ import { DEFAULT_TOUCH_FLUSH_MS, LowdbKeys } from './keys.js'
 import { acquireDirLock, removeStaleLockTemps, type DirLock } from './lock.js'
 import { LowdbMonitorStore } from './monitors.js'
 import { LowdbStatusPages } from './status-pages.js'
+import { LowdbMaintenance } from './maintenance.js'
 import { LowdbMonitorGauges } from './gauges.js'
 import { DEFAULT_CACHED_SHARDS, DEFAULT_SHARD_SIZE, Shards } from './shards.js'
 import { LowdbUsers } from './users.js'
@@ -59,6 +60,7 @@ export class LowdbStore implements Store {
   readonly accounts: LowdbAccounts
   readonly monitors: LowdbMonitorStore
   readonly statusPages: LowdbStatusPages
+  readonly maintenance: LowdbMaintenance
   readonly monitorGauges: LowdbMonitorGauges
   readonly shards: Shards
   private readonly ctx: LowdbContext
@@ -83,6 +85,7 @@ export class LowdbStore implements Store {
     this.accounts = new LowdbAccounts(this.ctx)
     this.monitors = new LowdbMonitorStore(dataDir, { historyLimit: opts.monitorHistory, warn: opts.warn })
     this.statusPages = new LowdbStatusPages(this.ctx)
+    this.maintenance = new LowdbMaintenance(this.ctx)
     this.monitorGauges = new LowdbMonitorGauges(this.monitors)
   }
 
@@ -116,6 +119,7 @@ export class LowdbStore implements Store {
       await store.accounts.load()
       await store.monitors.load()
       await store.statusPages.load()
+      await store.maintenance.load()
     } catch (err) {
       await store.lock.release()
       throw err

@@ -39,6 +39,8 @@ export interface ImportSummary {
   accounts: ImportCounts & { sessions: number; invites: number; device_grants: number }
   /** Public status pages (a slug already taken in the database by another page: present). */
   status_pages: ImportCounts
+  /** Maintenance windows. */
+  maintenance_windows: ImportCounts
 }
 
 /** A problem with the import's settings: its message is one line, fit to print as is. */
@@ -104,6 +106,7 @@ export async function importDataDir(
     monitors: { copied: 0, present: 0, runs: 0, events: 0, rollups: 0, incidents: 0 },
     accounts: { copied: 0, present: 0, sessions: 0, invites: 0, device_grants: 0 },
     status_pages: { copied: 0, present: 0 },
+    maintenance_windows: { copied: 0, present: 0 },
   }
   const reseal = o.reseal ?? resealer({ source: [], target: undefined })
   // first, before anything is written: every secret must be re-sealable
@@ -244,6 +247,13 @@ export async function importDataDir(
         VALUES (${p.id}, ${p.user_id}, ${p.slug}, ${JSON.stringify(p)})
         ON CONFLICT DO NOTHING`.execute(trx)
       summary.status_pages[Number(r.numAffectedRows ?? 0) > 0 ? 'copied' : 'present']++
+    }
+    for (const w of source.maintenance.all()) {
+      const r = await sql`
+        INSERT INTO maintenance_windows (id, user_id, record)
+        VALUES (${w.id}, ${w.user_id}, ${JSON.stringify(w)})
+        ON CONFLICT DO NOTHING`.execute(trx)
+      summary.maintenance_windows[Number(r.numAffectedRows ?? 0) > 0 ? 'copied' : 'present']++
     }
   })
   return summary

@@ -25,6 +25,7 @@ import { PgKeys, type PgKeysOptions } from './keys.js'
 import { migrateToLatest, type MigrationResult } from './migrate.js'
 import { PgMonitors } from './monitors.js'
 import { PgStatusPages } from './status-pages.js'
+import { PgMaintenance } from './maintenance.js'
 import { PgMonitorGauges } from './gauges.js'
 import type { Database } from './schema.js'
 import { PgUsers } from './users.js'
@@ -52,6 +53,7 @@ export class PostgresStore implements Store {
   readonly checks: PgChecks
   readonly monitors: PgMonitors
   readonly statusPages: PgStatusPages
+  readonly maintenance: PgMaintenance
   readonly monitorGauges: PgMonitorGauges
   readonly accounts: PgAccounts
   readonly credits: PgCredits
@@ -73,6 +75,7 @@ export class PostgresStore implements Store {
     this.monitors = new PgMonitors(db, { historyLimit: o.monitorHistory })
     this.accounts = new PgAccounts(db, pool, { now: o.now })
     this.statusPages = new PgStatusPages(db)
+    this.maintenance = new PgMaintenance(db)
     this.monitorGauges = new PgMonitorGauges(db)
   }
 

@@ -12,6 +12,7 @@ import { keysContract } from './keys.js'
 import { monitorsContract } from './monitors.js'
 import { historyContract } from './history.js'
 import { statusPagesContract } from './status-pages.js'
+import { maintenanceContract } from './maintenance.js'
 import { gaugesContract } from './gauges.js'
 import { usersContract } from './users-credits.js'
 
@@ -72,6 +73,7 @@ export function describeStoreContract(name: string, makeHarness: () => Promise<S
     describe('monitors', () => monitorsContract(ctx))
     describe('monitor history', () => historyContract(ctx))
     describe('status pages', () => statusPagesContract(ctx))
+    describe('maintenance windows', () => maintenanceContract(ctx))
     describe('monitor gauges', () => gaugesContract(ctx))
   })
 }

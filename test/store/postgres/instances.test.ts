@@ -321,6 +321,19 @@ describePg('several serve instances on one PostgreSQL database', () => {
           })
         ).status,
       ).toBe(200)
+      // a weekly maintenance window of that monitor
+      const windowCreated = await call(
+        embedded.url,
+        'POST',
+        '/api/public/v1/maintenance-windows',
+        alice.key,
+        {
+          name: 'Saturday backup',
+          monitor_ids: [monitorId],
+          weekly: { days: ['sat'], start: '02:00', duration_minutes: 90, timezone: 'Europe/Berlin' },
+        },
+      )
+      expect(windowCreated.status, JSON.stringify(windowCreated.body)).toBe(201)
       // an account made by the admin, with its set-password link
       const user = await call(embedded.url, 'POST', '/api/admin/v1/users', embedded.adminToken, {
         email: 'carol@example.com',
@@ -378,6 +391,7 @@ describePg('several serve instances on one PostgreSQL database', () => {
         },
         accounts: { copied: 1, present: 0, sessions: 0, invites: 1, device_grants: 0 },
         status_pages: { copied: 0, present: 0 },
+        maintenance_windows: { copied: 1, present: 0 },
       })
       const second = await cli(importArgs, env)
       expect(second.exitCode, second.stderr).toBe(0)
@@ -424,6 +438,17 @@ describePg('several serve instances on one PostgreSQL database', () => {
       const [row] = await query(db.url, 'SELECT record FROM monitors WHERE id = $1', [monitorId])
       const sealed = row.record.channels[0].secret_sealed as string
       expect(secretBox(deriveSecretKey(TOKEN)).open(sealed)).toBe(secret)
+      // the maintenance window
+      expect(
+        (
+          await call(
+            pgServe.url,
+            'GET',
+            `/api/public/v1/maintenance-windows/${windowCreated.body.id}`,
+            alice.key,
+          )
+        ).body,
+      ).toEqual(windowCreated.body)
       // the account and its set-password link work on PostgreSQL
       expect((await call(pgServe.url, 'GET', '/api/admin/v1/users', TOKEN)).body.users).toEqual(before.users)
       expect((await fetch(pgServe.url + setupPath)).status).toBe(200)

@@ -11,6 +11,7 @@ import { statusPages } from './0006-status-pages.js'
 import { monitorRef } from './0007-monitor-ref.js'
 import { accountHardening } from './0008-account-hardening.js'
 import { monitorHistory } from './0009-monitor-history.js'
+import { maintenanceWindows } from './0010-maintenance-windows.js'
 
 export const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': initial,
@@ -21,4 +22,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0007-monitor-ref': monitorRef,
   '0008-account-hardening': accountHardening,
   '0009-monitor-history': monitorHistory,
+  '0010-maintenance-windows': maintenanceWindows,
 }

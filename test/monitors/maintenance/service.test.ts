@@ -1,0 +1,182 @@
+/**
+ * Maintenance windows through the monitor service: validation (unknown time zone, ends_at before
+ * starts_at, a monitor that is not the caller's), and runs inside a window: recorded, no state
+ * change, no alert, not counted in uptime; once the window is over, the same failures alert.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { CheckCapacity } from '../../../src/capacity/index.js'
+import { CheckError } from '../../../src/checks/errors.js'
+import type { CheckReport } from '../../../src/checks/types.js'
+import { MaintenanceCreate } from '../../../src/contract/monitoring.js'
+import { MaintenanceError } from '../../../src/monitors/maintenance/index.js'
+import { MonitorService, secretBox, type Deliverer } from '../../../src/monitors/index.js'
+import { openLowdbStore, type LowdbStore } from '../../../src/store/index.js'
+import { fakeReport } from '../../helpers/report.js'
+import { removeDir, tempDir } from '../../store/helpers.js'
+
+let dir: string
+let store: LowdbStore
+let clock: number
+let site: 'up' | 'down'
+const sent: string[] = []
+
+beforeEach(async () => {
+  dir = await tempDir()
+  store = await openLowdbStore(dir)
+  clock = Date.parse('2026-11-26T10:00:00Z')
+  site = 'up'
+  sent.length = 0
+})
+afterEach(async () => {
+  await store.close()
+  await removeDir(dir)
+})
+
+const check = async (url: string): Promise<CheckReport> => {
+  if (site === 'down') throw new CheckError('check_failed', 'Connection refused.')
+  return fakeReport(url)
+}
+
+function service() {
+  const deliverer = {
+    async deliver(
+      _c: unknown,
+      payload: { event: string },
+      start: object,
+      record: (d: object) => Promise<void>,
+    ) {
+      sent.push(payload.event)
+      const done = { ...start, status: 'delivered', attempts: 1 }
+      await record(done)
+      return done
+    },
+    maxDurationMs: () => 1000,
+  }
+  return new MonitorService({
+    store,
+    monitors: store.monitors,
+    deliverer: deliverer as unknown as Deliverer,
+    secrets: secretBox('maintenance test key material'),
+    allowPrivateTargets: false,
+    checkTimeoutMs: 15_000,
+    capacity: new CheckCapacity({ maxConcurrent: 4, maxPerUser: 2 }),
+    check,
+    now: () => clock,
+  })
+}
+
+const parse = (body: unknown) => MaintenanceCreate.safeParse(body)
+
+describe('maintenance window input', () => {
+  it('refuses unknown time zones and ends_at before starts_at, naming the field', () => {
+    const bad = parse({
+      name: 'x',
+      monitor_ids: 'all',
+      weekly: { days: ['sat'], start: '02:00', duration_minutes: 60, timezone: 'Europe/Atlantis' },
+    })
+    expect(bad.success).toBe(false)
+    expect(bad.error!.issues[0].path).toEqual(['weekly', 'timezone'])
+    const backwards = parse({
+      name: 'x',
+      monitor_ids: 'all',
+      starts_at: '2026-12-01T23:00:00Z',
+      ends_at: '2026-12-01T22:00:00Z',
+    })
+    expect(backwards.error!.issues[0].path).toEqual(['ends_at'])
+  })
+
+  it('refuses a monitor of another user and a patch that leaves a window invalid', async () => {
+    const svc = service()
+    const { monitor } = await svc.create('bob', { url: 'https://shop.example.com/' })
+    const body = {
+      name: 'x',
+      monitor_ids: [monitor.id],
+      starts_at: '2026-12-01T22:00:00Z',
+      ends_at: '2026-12-01T23:00:00Z',
+    }
+    await expect(svc.maintenance.create('ada', body)).rejects.toMatchObject({
+      kind: 'invalid',
+      field: 'monitor_ids',
+    })
+    const w = await svc.maintenance.create('bob', body)
+    await expect(
+      svc.maintenance.update('bob', w.id, { ends_at: '2026-12-01T21:00:00Z' }),
+    ).rejects.toMatchObject({
+      field: 'ends_at',
+    })
+    await expect(svc.maintenance.get('ada', w.id)).rejects.toBeInstanceOf(MaintenanceError)
+    expect(await store.maintenance.listMaintenance('ada')).toEqual([])
+  })
+})
+
+describe('runs inside a maintenance window', () => {
+  it('are recorded but change no state, raise no alert and count for no uptime', async () => {
+    const svc = service()
+    await store.users.ensure('ada', 10)
+    const { monitor } = await svc.create('ada', {
+      url: 'https://shop.example.com/',
+      alerts: { down_after: 1 },
+      channels: [{ type: 'webhook', url: 'https://hooks.example.com/x' }],
+    })
+    await svc.run(monitor, 'manual')
+    expect((await svc.get('ada', monitor.id)).state).toBe('up')
+    sent.length = 0
+
+    const w = await svc.maintenance.create('ada', {
+      name: 'Release',
+      monitor_ids: [monitor.id],
+      starts_at: '2026-11-26T10:05:00Z',
+      ends_at: '2026-11-26T11:00:00Z',
+    })
+    expect(await svc.maintenance.covering('ada', [monitor.id])).toEqual(new Set())
+    clock = Date.parse('2026-11-26T10:10:00Z')
+    expect(await svc.maintenance.covering('ada', [monitor.id])).toEqual(new Set([monitor.id]))
+    site = 'down'
+    await svc.run(await svc.get('ada', monitor.id), 'manual')
+    await svc.run(await svc.get('ada', monitor.id), 'manual')
+    expect((await svc.get('ada', monitor.id)).state).toBe('up')
+    expect(sent).toEqual([])
+    const runs = (await store.monitors.listRuns(monitor.id, { limit: 10 })).items
+    expect(runs.map((r) => [r.outcome, r.state])).toEqual([
+      ['failed', 'maintenance'],
+      ['failed', 'maintenance'],
+      ['saved', 'up'],
+    ])
+    const [hour] = await store.monitors.rollups(monitor.id, 'hour', clock - 3_600_000, clock + 3_600_000)
+    expect(hour).toMatchObject({ runs: 1, failed_runs: 0, excluded_runs: 2 })
+    expect((await svc.uptimeWindows([monitor.id])).get(monitor.id)?.['24h']).toBe(100)
+    expect(await store.monitors.incidents(monitor.id, 0)).toEqual([])
+
+    // the window is over: the site still down alerts as it would have
+    clock = Date.parse('2026-11-26T11:00:00Z')
+    expect((await svc.maintenance.upcoming('ada')).map((o) => o.name)).toEqual([])
+    await svc.run(await svc.get('ada', monitor.id), 'manual')
+    expect((await svc.get('ada', monitor.id)).state).toBe('down')
+    await new Promise((r) => setTimeout(r, 50))
+    expect(sent).toEqual(['monitor.down'])
+    await svc.maintenance.remove('ada', w.id)
+  })
+
+  it('a window for "all" covers monitors made after it; weekly windows name their next opening', async () => {
+    const svc = service()
+    await svc.maintenance.create('ada', {
+      name: 'Saturday backup',
+      monitor_ids: 'all',
+      weekly: { days: ['thu'], start: '11:00', duration_minutes: 30, timezone: 'Europe/Berlin' },
+    })
+    const { monitor } = await svc.create('ada', { url: 'https://shop.example.com/' })
+    // Thursday 26 November 2026, 10:00 UTC = 11:00 in Berlin
+    expect(await svc.maintenance.covering('ada', [monitor.id])).toEqual(new Set([monitor.id]))
+    expect(await svc.maintenance.upcoming('ada')).toEqual([
+      {
+        name: 'Saturday backup',
+        starts_at: '2026-11-26T10:00:00.000Z',
+        ends_at: '2026-11-26T10:30:00.000Z',
+        monitor_ids: 'all',
+      },
+    ])
+    clock = Date.parse('2026-11-26T10:30:00Z')
+    expect(await svc.maintenance.covering('ada', [monitor.id])).toEqual(new Set())
+    expect((await svc.maintenance.upcoming('ada'))[0].starts_at).toBe('2026-12-03T10:00:00.000Z')
+  })
+})
