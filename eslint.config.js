@@ -139,8 +139,6 @@ export default tseslint.config(
       'src/dashboard/kit.ts',
       'src/lab/proxy.ts',
       'src/serve/start.ts',
-      'src/server/openapi/index.ts',
-      'src/server/openapi/status-pages.ts',
       'src/server/routes/accounts.ts',
       'src/store/postgres/import.ts',
     ],

@@ -18,24 +18,25 @@ const ETAG = {
   schema: { type: 'string' },
 }
 
+const SLUG = {
+  name: 'slug',
+  in: 'path',
+  required: true,
+  description: 'The page slug; with `.json` appended, the page as JSON.',
+  schema: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]{1,62}(\\.json)?$' },
+  example: 'acme',
+}
+const NOT_MODIFIED = {
+  '304': {
+    description: 'Not modified: the If-None-Match ETag is current (no body).',
+    headers: { 'X-Request-Id': REQUEST_ID, ETag: ETAG },
+  },
+}
+
 export function statusPagePaths(h: StatusPageOpenApiHelpers): Json {
   const key = [{ apiKey: [] }]
   const tags = ['status pages']
   const id = { name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }
-  const slug = {
-    name: 'slug',
-    in: 'path',
-    required: true,
-    description: 'The page slug; with `.json` appended, the page as JSON.',
-    schema: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]{1,62}(\\.json)?$' },
-    example: 'acme',
-  }
-  const notModified = {
-    '304': {
-      description: 'Not modified: the If-None-Match ETag is current (no body).',
-      headers: { 'X-Request-Id': REQUEST_ID, ETag: ETAG },
-    },
-  }
   const slugRules = `The slug is unique on the server (409 \`conflict\` when another page has it, also for the reserved words ${RESERVED_SLUGS.map((s) => `\`${s}\``).join(', ')}); a slug that does not match the pattern is 400 naming the field. \`monitor_ids\` must be your own monitors.`
   return {
     '/api/public/v1/status-pages': {
@@ -84,6 +85,14 @@ export function statusPagePaths(h: StatusPageOpenApiHelpers): Json {
         responses: { ...h.noContent('Deleted.'), ...h.errors(400, 401, 404, 429, 500) },
       },
     },
+    ...publicStatusPaths(h),
+  }
+}
+
+/** The public pages and badges: no key, cached by ETag. */
+function publicStatusPaths(h: StatusPageOpenApiHelpers): Json {
+  const tags = ['status pages']
+  return {
     '/status/{slug}': {
       get: {
         tags,
@@ -93,7 +102,7 @@ export function statusPagePaths(h: StatusPageOpenApiHelpers): Json {
           'No key needed. Server-rendered HTML without JavaScript, or the same view as JSON when the slug ends in `.json`. `Cache-Control: public, max-age=30` and an `ETag`; `If-None-Match` with a current ETag gets 304. An unknown slug is a plain 404 page (the JSON form: the error envelope).',
         security: [],
         parameters: [
-          slug,
+          SLUG,
           { name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' } },
         ],
         responses: {
@@ -109,7 +118,7 @@ export function statusPagePaths(h: StatusPageOpenApiHelpers): Json {
               ...h.body('PublicStatusPage'),
             },
           },
-          ...notModified,
+          ...NOT_MODIFIED,
           ...h.openErrors(404),
         },
       },
@@ -122,7 +131,7 @@ export function statusPagePaths(h: StatusPageOpenApiHelpers): Json {
         description: `An SVG in the shields.io look (badge-maker) with a \`<title>\` for screen readers: \`status.svg\` (the monitor's state), \`uptime.svg\` (\`?window=\` ${BADGE_WINDOWS.join(', ')}; default 30d) or \`score.svg\` (the latest health score). \`Cache-Control: max-age=60\`. A monitor that is not on the page is 404.`,
         security: [],
         parameters: [
-          { ...slug, schema: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]{1,62}$' } },
+          { ...SLUG, schema: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]{1,62}$' } },
           { name: 'monitor_id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } },
           {
             name: 'badge',
@@ -143,7 +152,7 @@ export function statusPagePaths(h: StatusPageOpenApiHelpers): Json {
             headers: { 'X-Request-Id': REQUEST_ID, ETag: ETAG },
             content: { 'image/svg+xml': { schema: { type: 'string' } } },
           },
-          ...notModified,
+          ...NOT_MODIFIED,
           ...h.openErrors(400, 404),
         },
       },
