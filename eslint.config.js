@@ -138,7 +138,6 @@ export default tseslint.config(
       'src/checks/signals/headers/cookies.ts',
       'src/dashboard/kit.ts',
       'src/lab/proxy.ts',
-      'src/serve/start.ts',
       'src/server/routes/accounts.ts',
       'src/store/postgres/import.ts',
     ],

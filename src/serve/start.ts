@@ -10,7 +10,7 @@
 import type { Lab, LabOptions } from '../lab/index.js'
 import { randomBytes } from 'node:crypto'
 import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises'
-import { createServer } from 'node:http'
+import { createServer, type RequestListener, type Server } from 'node:http'
 import { join } from 'node:path'
 import { toNodeHandler } from 'h3/node'
 import { CheckCapacity, DEFAULT_CAPACITY } from '../capacity/index.js'
@@ -177,23 +177,7 @@ async function tightenMode(path: string, mode: number, warn: (line: string) => v
 
 export async function startServer(o: StartOptions): Promise<RunningServer> {
   const warn = o.warn ?? ((line: string) => process.stderr.write(line + '\n'))
-  let trustProxy: TrustProxy | undefined
-  try {
-    trustProxy = o.trustProxy === undefined ? undefined : parseTrustProxy(o.trustProxy)
-  } catch (err) {
-    throw new StartupError((err as Error).message)
-  }
-  // docs/decisions.md#scale-out: instances sharing a database share one admin token, so none may invent its own
-  if (o.databaseUrl && !o.adminToken)
-    throw new StartupError(
-      'With --database-url (PostgreSQL), SITEHEALTH_ADMIN_TOKEN is required: set the same token on every instance, e.g. SITEHEALTH_ADMIN_TOKEN=$(openssl rand -base64 32).',
-    )
-  // refuse a weak SITEHEALTH_ADMIN_TOKEN before anything is created or locked
-  if (o.adminToken) {
-    const problem = adminTokenProblem(o.adminToken)
-    if (problem)
-      throw new StartupError(`SITEHEALTH_ADMIN_TOKEN is too weak: ${problem}. ${ADMIN_TOKEN_HOWTO}`)
-  }
+  const trustProxy = checkedOptions(o)
   if (!o.databaseUrl) {
     await mkdir(o.dataDir, { recursive: true, mode: 0o700 })
     await tightenMode(o.dataDir, 0o700, warn)
@@ -214,20 +198,10 @@ export async function startServer(o: StartOptions): Promise<RunningServer> {
   let limiter: OpenLimiter | undefined
   let lab: Lab | undefined
   try {
-    if (o.lab) {
-      // loaded only when asked for: Lighthouse is large, and a serve without --lab-browser never needs it
-      const { Lab, LabStartError } = await import('../lab/index.js')
-      try {
-        lab = await Lab.start({ ...o.lab, allowPrivateTargets: o.allowPrivateTargets ?? false, log: warn })
-      } catch (err) {
-        if (err instanceof LabStartError) throw new StartupError(err.message)
-        throw err
-      }
-    }
+    lab = await startLab(o, warn)
     const admin: { token: string; file?: string } = o.databaseUrl
       ? { token: o.adminToken! }
       : await resolveAdminToken(o.dataDir, o.adminToken, warn)
-    const mo = o.monitors ?? {}
     // one instance for API and scheduled runs alike (docs/decisions.md#monitors-and-alerts)
     const capacity = new CheckCapacity({
       maxConcurrent: o.maxConcurrentChecks ?? DEFAULT_CAPACITY.maxConcurrent,
@@ -236,99 +210,16 @@ export async function startServer(o: StartOptions): Promise<RunningServer> {
     const metrics = o.metricsToken
       ? new Metrics({ inFlight: () => capacity.inFlight(), gauges: store.monitorGauges })
       : undefined
-    monitoring = await startMonitoring({
-      metrics,
-      store,
-      monitors: store.monitors,
-      // instances sharing a database must share the key: without SITEHEALTH_SECRET_KEY it is
-      // derived from the admin token they already share
-      secretKey:
-        mo.secretKey ?? (o.databaseUrl ? deriveSecretKey(admin.token) : await loadSecretKey(o.dataDir)),
-      allowPrivateTargets: o.allowPrivateTargets ?? false,
-      checkTimeoutMs,
-      lab,
-      minInterval: mo.minInterval,
-      capacity,
-      delivery: {
-        smtpUrl: mo.smtpUrl,
-        smtpFrom: mo.smtpFrom,
-        backoffMs: mo.alertBackoffMs,
-        maxAttempts: mo.alertAttempts,
-      },
-      scheduler: {
-        catchUpMs: mo.catchUpMs,
-        pollMs: o.databaseUrl ? 1000 : undefined,
-        claimBatch: o.databaseUrl ? 8 : undefined,
-        claimLeaseMs: mo.claimLeaseMs ?? checkTimeoutMs + 60_000,
-      },
-      deliverySweepMs: o.databaseUrl ? (mo.deliverySweepMs ?? 30_000) : undefined,
-      log: o.log,
-    })
-    const opts: ServerOptions = {
-      store,
-      initialCredits: o.initialCredits ?? 100,
-      allowPrivateTargets: o.allowPrivateTargets ?? false,
-      adminToken: admin.token,
-      publicUrl: o.publicUrl,
-      limits: { ...DEFAULT_LIMITS, ...o.limits },
-      checkTimeoutMs,
-      lab,
-      monitoring,
-      trustProxy,
-      log: o.log,
-      ...(metrics ? { metrics: { registry: metrics, token: o.metricsToken! } } : {}),
-      capacity,
-      ...(o.failureLimit !== undefined || o.failureWindowSec !== undefined
-        ? {
-            failurePolicy: {
-              limit: o.failureLimit ?? DEFAULT_FAILURE_POLICY.limit,
-              windowMs: (o.failureWindowSec ?? DEFAULT_FAILURE_POLICY.windowMs / 1000) * 1000,
-            },
-          }
-        : {}),
-    }
-    opts.accounts = new Accounts({
-      store,
-      accounts: store.accounts,
-      signup: o.signup ?? 'closed',
-      initialCredits: opts.initialCredits,
-    })
-    const { run, api } = policiesOf(opts.limits)
-    try {
-      limiter = await openLimiter(
-        { store, redisUrl: o.redisUrl, redisPrefix: o.redisPrefix, timeoutMs: o.redisTimeoutMs },
-        [run, api],
-      )
-    } catch (err) {
-      if (err instanceof LimiterSetupError) throw new StartupError(err.message)
-      throw err
-    }
+    const w: Wiring = { store, adminToken: admin.token, capacity, metrics, lab, checkTimeoutMs }
+    const started = await startMonitorsFor(o, w)
+    monitoring = started
+    const opts = serverOptionsFor(o, w, started, trustProxy)
+    limiter = await openLimiterFor(o, store, opts.limits)
     opts.limiter = limiter.limiter
     const redisProbe = limiter.probe
     if (redisProbe) opts.readinessProbes = [{ name: 'redis', required: false, probe: redisProbe }]
     const { app, inFlight, failures } = composeApp(opts)
-    const server = createServer(
-      { connectionsCheckingInterval: HTTP_TIMEOUTS.connectionsCheckingInterval },
-      withFastPath(opts, limiter.limiter, toNodeHandler(app)),
-    )
-    limitConnections(server, o.maxConnections ?? defaultMaxConnections())
-    // what Node's parser refuses (unknown method, oversized headers) still gets the envelope
-    server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
-      if (socket.writable && !(socket as { _httpMessage?: unknown })._httpMessage)
-        socket.end(rawErrorResponse(err.code))
-      else socket.destroy()
-    })
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject)
-      server.listen(o.port, o.host, () => {
-        server.off('error', reject)
-        resolve()
-      })
-    })
-    // Slow or idle clients must not pin sockets: see HTTP_TIMEOUTS.
-    server.headersTimeout = HTTP_TIMEOUTS.headersTimeout
-    server.requestTimeout = HTTP_TIMEOUTS.requestTimeout
-    server.keepAliveTimeout = HTTP_TIMEOUTS.keepAliveTimeout
+    const server = await listen(o, withFastPath(opts, limiter.limiter, toNodeHandler(app)))
     const sweeper = setInterval(() => failures.sweep(), 60_000).unref()
     const address = server.address()
     const port = typeof address === 'object' && address ? address.port : o.port
@@ -350,33 +241,16 @@ export async function startServer(o: StartOptions): Promise<RunningServer> {
     return {
       url: `http://${hostForUrl}:${port}`,
       store,
-      monitoring,
+      monitoring: started,
       adminTokenFile: admin.file,
       capacity,
       lab,
       close(graceMs = 20_000) {
-        closing ??= (async () => {
-          clearInterval(sweeper)
-          const stopped = new Promise<void>((resolve) => server.close(() => resolve()))
-          server.closeIdleConnections()
-          // Running checks finish and their responses are written; the server then closes by itself
-          // (a closing server ends keep-alive connections after their response). Only past the
-          // grace period are the remaining connections cut.
-          const grace = new Promise((r) => setTimeout(r, graceMs).unref())
-          // a keep-alive connection that goes idle after close() began would hold it until the
-          // client's own idle timeout (about 3 s for undici clients): close those as they appear
-          const idleSweep = setInterval(() => server.closeIdleConnections(), 50)
-          await Promise.race([Promise.allSettled([...inFlight]).then(() => stopped), grace])
-          clearInterval(idleSweep)
-          server.closeAllConnections()
-          await stopped
-          await removeOwnerFile(o.dataDir).catch(() => {})
-          // scheduled runs in flight are recorded before the stores close
-          await monitoring?.close()
-          await lab?.close()
-          await limiter!.close()
-          await store.close()
-        })()
+        closing ??= shutdown(
+          o,
+          { server, inFlight, sweeper, store, monitoring: started, lab, limiter: limiter! },
+          graceMs,
+        )
         return closing
       },
     }
@@ -387,4 +261,202 @@ export async function startServer(o: StartOptions): Promise<RunningServer> {
     await store.close()
     throw err
   }
+}
+
+/**
+ * Refuses what cannot start before anything is created or locked: a bad --trust-proxy, PostgreSQL
+ * without a shared admin token, a weak admin token. Returns the parsed --trust-proxy.
+ */
+function checkedOptions(o: StartOptions): TrustProxy | undefined {
+  let trustProxy: TrustProxy | undefined
+  try {
+    trustProxy = o.trustProxy === undefined ? undefined : parseTrustProxy(o.trustProxy)
+  } catch (err) {
+    throw new StartupError((err as Error).message)
+  }
+  // docs/decisions.md#scale-out: instances sharing a database share one admin token, so none may invent its own
+  if (o.databaseUrl && !o.adminToken)
+    throw new StartupError(
+      'With --database-url (PostgreSQL), SITEHEALTH_ADMIN_TOKEN is required: set the same token on every instance, e.g. SITEHEALTH_ADMIN_TOKEN=$(openssl rand -base64 32).',
+    )
+  // refuse a weak SITEHEALTH_ADMIN_TOKEN before anything is created or locked
+  if (o.adminToken) {
+    const problem = adminTokenProblem(o.adminToken)
+    if (problem)
+      throw new StartupError(`SITEHEALTH_ADMIN_TOKEN is too weak: ${problem}. ${ADMIN_TOKEN_HOWTO}`)
+  }
+  return trustProxy
+}
+
+/** The lab (Lighthouse), loaded only when asked for: it is large, and a serve without --lab-browser never needs it. */
+async function startLab(o: StartOptions, warn: (line: string) => void): Promise<Lab | undefined> {
+  if (!o.lab) return undefined
+  const { Lab, LabStartError } = await import('../lab/index.js')
+  try {
+    return await Lab.start({ ...o.lab, allowPrivateTargets: o.allowPrivateTargets ?? false, log: warn })
+  } catch (err) {
+    if (err instanceof LabStartError) throw new StartupError(err.message)
+    throw err
+  }
+}
+
+interface Wiring {
+  store: Store
+  adminToken: string
+  capacity: CheckCapacity
+  metrics: Metrics | undefined
+  lab: Lab | undefined
+  checkTimeoutMs: number
+}
+
+/** The monitor scheduler and alerts, on the same capacity and store as the API. */
+async function startMonitorsFor(o: StartOptions, w: Wiring): Promise<Monitoring> {
+  const { store, capacity, metrics, lab, checkTimeoutMs } = w
+  const mo = o.monitors ?? {}
+  return startMonitoring({
+    metrics,
+    store,
+    monitors: store.monitors,
+    // instances sharing a database must share the key: without SITEHEALTH_SECRET_KEY it is
+    // derived from the admin token they already share
+    secretKey:
+      mo.secretKey ?? (o.databaseUrl ? deriveSecretKey(w.adminToken) : await loadSecretKey(o.dataDir)),
+    allowPrivateTargets: o.allowPrivateTargets ?? false,
+    checkTimeoutMs,
+    lab,
+    minInterval: mo.minInterval,
+    capacity,
+    delivery: {
+      smtpUrl: mo.smtpUrl,
+      smtpFrom: mo.smtpFrom,
+      backoffMs: mo.alertBackoffMs,
+      maxAttempts: mo.alertAttempts,
+    },
+    scheduler: {
+      catchUpMs: mo.catchUpMs,
+      pollMs: o.databaseUrl ? 1000 : undefined,
+      claimBatch: o.databaseUrl ? 8 : undefined,
+      claimLeaseMs: mo.claimLeaseMs ?? checkTimeoutMs + 60_000,
+    },
+    deliverySweepMs: o.databaseUrl ? (mo.deliverySweepMs ?? 30_000) : undefined,
+    log: o.log,
+  })
+}
+
+/** What the app is made of: the store, accounts, limits, monitoring, metrics, capacity. */
+function serverOptionsFor(
+  o: StartOptions,
+  w: Wiring,
+  monitoring: Monitoring,
+  trustProxy: TrustProxy | undefined,
+): ServerOptions {
+  const { store, capacity, metrics, lab, checkTimeoutMs } = w
+  const opts: ServerOptions = {
+    store,
+    initialCredits: o.initialCredits ?? 100,
+    allowPrivateTargets: o.allowPrivateTargets ?? false,
+    adminToken: w.adminToken,
+    publicUrl: o.publicUrl,
+    limits: { ...DEFAULT_LIMITS, ...o.limits },
+    checkTimeoutMs,
+    lab,
+    monitoring,
+    trustProxy,
+    log: o.log,
+    ...(metrics ? { metrics: { registry: metrics, token: o.metricsToken! } } : {}),
+    capacity,
+    ...(o.failureLimit !== undefined || o.failureWindowSec !== undefined
+      ? {
+          failurePolicy: {
+            limit: o.failureLimit ?? DEFAULT_FAILURE_POLICY.limit,
+            windowMs: (o.failureWindowSec ?? DEFAULT_FAILURE_POLICY.windowMs / 1000) * 1000,
+          },
+        }
+      : {}),
+  }
+  opts.accounts = new Accounts({
+    store,
+    accounts: store.accounts,
+    signup: o.signup ?? 'closed',
+    initialCredits: opts.initialCredits,
+  })
+  return opts
+}
+
+/** The rate limiter: in the store, or in Redis with --redis-url. */
+async function openLimiterFor(o: StartOptions, store: Store, limits: Limits): Promise<OpenLimiter> {
+  const { run, api } = policiesOf(limits)
+  try {
+    return await openLimiter(
+      { store, redisUrl: o.redisUrl, redisPrefix: o.redisPrefix, timeoutMs: o.redisTimeoutMs },
+      [run, api],
+    )
+  } catch (err) {
+    if (err instanceof LimiterSetupError) throw new StartupError(err.message)
+    throw err
+  }
+}
+
+/** The HTTP server, listening, with its connection cap and timeouts (see HTTP_TIMEOUTS). */
+async function listen(o: StartOptions, handler: RequestListener): Promise<Server> {
+  const server = createServer(
+    { connectionsCheckingInterval: HTTP_TIMEOUTS.connectionsCheckingInterval },
+    handler,
+  )
+  limitConnections(server, o.maxConnections ?? defaultMaxConnections())
+  // what Node's parser refuses (unknown method, oversized headers) still gets the envelope
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    if (socket.writable && !(socket as { _httpMessage?: unknown })._httpMessage)
+      socket.end(rawErrorResponse(err.code))
+    else socket.destroy()
+  })
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(o.port, o.host, () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
+  // Slow or idle clients must not pin sockets: see HTTP_TIMEOUTS.
+  server.headersTimeout = HTTP_TIMEOUTS.headersTimeout
+  server.requestTimeout = HTTP_TIMEOUTS.requestTimeout
+  server.keepAliveTimeout = HTTP_TIMEOUTS.keepAliveTimeout
+  return server
+}
+
+/** Stops serving (within the grace period), removes the owner file, then closes the stores. */
+async function shutdown(
+  o: StartOptions,
+  running: {
+    server: Server
+    inFlight: Set<Promise<unknown>>
+    sweeper: NodeJS.Timeout
+    store: Store
+    monitoring: Monitoring
+    lab: Lab | undefined
+    limiter: OpenLimiter
+  },
+  graceMs: number,
+): Promise<void> {
+  const { server, inFlight, sweeper, store, monitoring, lab, limiter } = running
+  clearInterval(sweeper)
+  const stopped = new Promise<void>((resolve) => server.close(() => resolve()))
+  server.closeIdleConnections()
+  // Running checks finish and their responses are written; the server then closes by itself
+  // (a closing server ends keep-alive connections after their response). Only past the
+  // grace period are the remaining connections cut.
+  const grace = new Promise((r) => setTimeout(r, graceMs).unref())
+  // a keep-alive connection that goes idle after close() began would hold it until the
+  // client's own idle timeout (about 3 s for undici clients): close those as they appear
+  const idleSweep = setInterval(() => server.closeIdleConnections(), 50)
+  await Promise.race([Promise.allSettled([...inFlight]).then(() => stopped), grace])
+  clearInterval(idleSweep)
+  server.closeAllConnections()
+  await stopped
+  await removeOwnerFile(o.dataDir).catch(() => {})
+  // scheduled runs in flight are recorded before the stores close
+  await monitoring?.close()
+  await lab?.close()
+  await limiter.close()
+  await store.close()
 }
