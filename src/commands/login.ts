@@ -40,6 +40,9 @@ A key saved before is replaced, and login says which (its prefix and URL) before
       this.terminal.notice(
         `The config file holds a key already: approving this login replaces the saved key ${displayPrefix(saved.api_key)}…${saved.api_url ? ` (for ${saved.api_url})` : ''}; Ctrl-C keeps it.`,
       )
+    this.interruptible(
+      `nothing was saved here. A key approved in the dashboard after this is not saved either: revoke it on the Keys page.`,
+    )
     const grant = await this.spin('Asking for a code…', () => client.deviceCode(name))
     const say = (line: string) => (this.json ? this.terminal.notice(line) : this.terminal.out(line))
     // one write: a reader of the output sees the code and the URL together
@@ -55,9 +58,6 @@ A key saved before is replaced, and login says which (its prefix and URL) before
         // no browser here: the URL above is enough
       }
     }
-    this.interruptible(
-      `nothing was saved here. A key approved in the dashboard after this is not saved either: revoke it on the Keys page.`,
-    )
     let interval = Math.max(1, grant.interval) * 1000
     const deadline = Date.now() + grant.expires_in * 1000
     const key = await this.spin('Waiting for approval in the browser…', async () => {

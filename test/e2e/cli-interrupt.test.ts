@@ -5,7 +5,7 @@
  */
 import { execa } from 'execa'
 import { existsSync } from 'node:fs'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -19,14 +19,16 @@ let served: Served
 let env: Env
 let slow: Server
 let slowUrl: string
-/** Requests the slow target has received so far. */
-let hits = 0
+/** Requests the slow target has received so far, by path (each test uses its own path). */
+const hits = new Map<string, number>()
+const hitsOn = (url: string) => hits.get(new URL(url).pathname) ?? 0
 
 beforeAll(async () => {
   home = await mkdtemp(join(tmpdir(), 'sitehealth-interrupt-'))
   // answers after 4 s: long enough to interrupt the CLI while the server waits on it
   slow = createServer((req, res) => {
-    hits++
+    const path = new URL(req.url ?? '/', 'http://x').pathname
+    hits.set(path, (hits.get(path) ?? 0) + 1)
     setTimeout(() => res.end('<!doctype html><title>slow</title>'), 4_000)
   })
   await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r))
@@ -65,9 +67,9 @@ function spawn(args: string[]) {
 
 describe('Ctrl-C', { timeout: 60_000 }, () => {
   it('during check: exit 130, says the check may still be charged, and recent shows it', async () => {
-    const before = hits
-    const { proc } = spawn(['check', slowUrl])
-    await until(() => hits > before, 'the check to reach the target')
+    const url = `${slowUrl}check`
+    const { proc } = spawn(['check', url])
+    await until(() => hitsOn(url) > 0, 'the check to reach the target')
     proc.kill('SIGINT')
     const r = await proc
     expect(r.exitCode, r.all).toBe(130)
@@ -81,10 +83,46 @@ describe('Ctrl-C', { timeout: 60_000 }, () => {
     const end = Date.now() + 15_000
     while (listed.length === 0 && Date.now() < end) {
       const recent = await cli(['recent', '--json'], { env })
-      listed = (JSON.parse(recent.stdout).checks as Array<{ url: string }>).filter((c) => c.url === slowUrl)
+      listed = (JSON.parse(recent.stdout).checks as Array<{ url: string }>).filter((c) => c.url === url)
       if (listed.length === 0) await new Promise((res) => setTimeout(res, 250))
     }
     expect(listed).toHaveLength(1)
+  })
+
+  it('during monitors run: exit 130, points at the runs of that monitor', async () => {
+    const url = `${slowUrl}monitor`
+    const made = await cli(['monitors', 'create', url, '--every', '1d', '--json'], { env })
+    expect(made.code, made.stderr).toBe(0)
+    const id = JSON.parse(made.stdout).id as string
+    // the first scheduled run ends first (its requests must not be taken for this one's)
+    const end = Date.now() + 20_000
+    for (;;) {
+      const runs = await cli(['monitors', 'runs', id, '--json'], { env })
+      if (JSON.parse(runs.stdout).runs?.length > 0) break
+      if (Date.now() > end) throw new Error(`the first run did not end: ${runs.stdout}`)
+      await new Promise((res) => setTimeout(res, 250))
+    }
+    const before = hitsOn(url)
+    const { proc } = spawn(['monitors', 'run', id])
+    await until(() => hitsOn(url) > before, 'the run to reach the target')
+    proc.kill('SIGINT')
+    const r = await proc
+    expect(r.exitCode, r.all).toBe(130)
+    expect(r.stderr).toContain(
+      `Interrupted: the server may still finish this run and charge it (1 credit); \`sitehealth monitors runs ${id}\` shows it.`,
+    )
+  })
+
+  it('during test (sitehealth.yaml): exit 130 with the same warning as check', async () => {
+    const file = join(home, 'sitehealth.yaml')
+    const url = `${slowUrl}test`
+    await writeFile(file, `monitors:\n  - ref: slow\n    url: ${url}\n`)
+    const { proc } = spawn(['test', '--file', file])
+    await until(() => hitsOn(url) > 0, 'the test run to reach the target')
+    proc.kill('SIGINT')
+    const r = await proc
+    expect(r.exitCode, r.all).toBe(130)
+    expect(r.stderr).toMatch(/^Interrupted: the server may still finish the check that was running/m)
   })
 
   it('while login waits for approval: exit 130, says nothing was saved', async () => {
