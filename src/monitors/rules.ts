@@ -5,34 +5,11 @@
  * restart raises nothing new.
  */
 import type { SavedCheck } from '../contract/schemas.js'
-import {
-  CERT_THRESHOLDS_DAYS,
-  type EventName,
-  type LastCheck,
-  type MonitorState,
-} from '../contract/monitors.js'
+import { CERT_THRESHOLDS_DAYS, type LastCheck } from '../contract/monitors.js'
 import type { MonitorMemory, StoredAlerts } from '../store/monitors.js'
+import { judgeAvailability, type ActiveState, type Observation, type RaisedEvent } from './judge.js'
 
-export type ActiveState = Exclude<MonitorState, 'paused' | 'maintenance'>
-
-/** What one run saw, reduced to what the rules judge. */
-export type Observation =
-  | { kind: 'failed'; error: { code: string; message: string } }
-  | {
-      kind: 'saved'
-      check: LastCheck
-      /** Reachability needs review (e.g. HTTP 500): counts as a failure for down. */
-      unreachable: boolean
-      /** null for plain http or when no certificate was seen. */
-      certDaysLeft: number | null
-      certInvalid: string | null
-      headersPresent: string[] | null
-    }
-
-export interface RaisedEvent {
-  event: EventName
-  message: string
-}
+export type { ActiveState, Observation, RaisedEvent } from './judge.js'
 
 export interface Outcome {
   state: ActiveState
@@ -73,50 +50,13 @@ export function observeCheck(check: LastCheck, signals: SavedCheck['checks']): O
 export function evaluate(
   prev: { state: ActiveState; memory: MonitorMemory; alerts: StoredAlerts; url: string },
   obs: Observation,
+  /** When the run happened (reminders are spaced by it). */
+  now = Date.now(),
 ): Outcome {
   const events: RaisedEvent[] = []
   const memory: MonitorMemory = { ...prev.memory, cert_sent: [...prev.memory.cert_sent] }
-  const failed = obs.kind === 'failed' || obs.unreachable
-  let state: ActiveState
 
-  if (failed) {
-    memory.failures = prev.memory.failures + 1
-    const why =
-      obs.kind === 'failed' ? obs.error.message : `it answered, but ${obs.check.status}: unreachable`
-    if (memory.failures >= prev.alerts.down_after) {
-      state = 'down'
-      if (prev.state !== 'down')
-        events.push({
-          event: 'monitor.down',
-          message: `${prev.url} is down (${memory.failures} failed runs in a row): ${why}`,
-        })
-    } else {
-      // not down yet: keep the last known state until down_after failures in a row
-      state = prev.state
-    }
-  } else {
-    // availability first (docs/decisions.md#monitoring-depth): a site that answers is up; its
-    // findings stay on its checks. Degraded only below alerts.min_score, when one is set.
-    memory.failures = 0
-    const score = obs.check.health_score
-    const min = prev.alerts.min_score
-    const below = min !== null && score < min
-    state = below ? 'degraded' : 'up'
-    if (prev.state === 'down')
-      events.push({
-        event: 'monitor.up',
-        message: below
-          ? `${prev.url} is up again, with a health score of ${score}, below ${min}`
-          : `${prev.url} is up again (health ${score}/100)`,
-      })
-    else if (below && prev.state !== 'degraded')
-      events.push({
-        event: 'monitor.degraded',
-        message: `${prev.url} is degraded: its health score ${score} is below ${min}`,
-      })
-    else if (!below && prev.state === 'degraded')
-      events.push({ event: 'monitor.up', message: `${prev.url} is healthy again (health ${score}/100)` })
-  }
+  const state = judgeAvailability(prev, obs, memory, events, now)
 
   if (obs.kind === 'saved') {
     // certificate: invalid once per episode; expiring once per threshold per certificate

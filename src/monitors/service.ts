@@ -283,7 +283,9 @@ export class MonitorService {
     const now = this.now()
     // inside a maintenance window the run is kept, but judges nothing: no state change, no alert
     const quiet = await this.maintenance.covers(current, startedAt)
-    const out = quiet ? { state: current.state, memory: current.memory, events: [] } : evaluate(current, obs)
+    const out = quiet
+      ? { state: current.state, memory: current.memory, events: [] }
+      : evaluate(current, obs, now)
     let next = current.next_run_at
     if (trigger === 'schedule' && dueAt !== undefined && !current.paused && next === dueAt) {
       // the monitor's next slot after this run STARTED (interval.ts): a late run (a stop, a

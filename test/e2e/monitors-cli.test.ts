@@ -197,6 +197,23 @@ describe('sitehealth monitors', () => {
     const url = await cli(['monitors', 'create', 'ftp://example.com/', '--json'])
     expect(url.code).toBe(2)
     expect(JSON.parse(url.stdout).error.code).toBe('invalid_url')
+    const remind = await cli(['monitors', 'create', site.url('/'), '--remind-every', '90s'])
+    expect(remind.code).toBe(2)
+    expect(remind.stderr).toMatch(/--remind-every "90s" is not a reminder interval/)
+    const flap = await cli([
+      'monitors',
+      'create',
+      site.url('/flap'),
+      '--every',
+      '1h',
+      '--recover-after',
+      '2',
+      '--remind-every',
+      '1h',
+      '--json',
+    ])
+    expect(flap.code, flap.stderr).toBe(0)
+    expect(JSON.parse(flap.stdout).alerts).toMatchObject({ recover_after: 2, remind_every_minutes: 60 })
     const id = await cli(['monitors', 'get', 'nope'])
     expect(id.code).toBe(2)
     expect(id.stderr.trim().split('\n')).toHaveLength(1)

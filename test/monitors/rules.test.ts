@@ -107,3 +107,49 @@ describe('monitor rules', () => {
     expect(again.events).toEqual([])
   })
 })
+
+describe('flap control', () => {
+  const alerts = (over: Record<string, number | null>) => ({ down_after: 2, min_score: null, ...over })
+  /** Like replay, with a clock: one run a minute. */
+  function timed(obs: Observation[], a: ReturnType<typeof alerts>) {
+    let state: 'pending' | 'up' | 'degraded' | 'down' = 'pending'
+    let memory: MonitorMemory = INITIAL_MEMORY
+    const events: string[] = []
+    const states: string[] = []
+    obs.forEach((o, i) => {
+      const out = evaluate(
+        { state, memory, alerts: a, url: 'https://example.com/' },
+        o,
+        1_000_000 + i * 60_000,
+      )
+      state = out.state
+      memory = JSON.parse(JSON.stringify(out.memory)) // as stored
+      events.push(...out.events.map((e) => e.event))
+      states.push(state)
+    })
+    return { events, states }
+  }
+
+  it('recover_after: down stays down until that many good runs in a row; one monitor.up', () => {
+    const r = timed([failed, failed, ok(), failed, ok(), ok(), ok()], alerts({ recover_after: 2 }))
+    expect(r.states).toEqual(['pending', 'down', 'down', 'down', 'down', 'up', 'up'])
+    expect(r.events).toEqual(['monitor.down', 'monitor.up'])
+  })
+
+  it('remind_every_minutes: monitor.still_down while down, spaced by the interval; none without it', () => {
+    const downFor = (n: number) => [failed, failed, ...Array.from({ length: n }, () => failed)]
+    // down at minute 1; reminders at minutes 6 and 11; up at 13
+    const r = timed([...downFor(11), ok()], alerts({ remind_every_minutes: 5 }))
+    expect(r.events).toEqual(['monitor.down', 'monitor.still_down', 'monitor.still_down', 'monitor.up'])
+    expect(timed(downFor(11), alerts({})).events).toEqual(['monitor.down'])
+    // after recovery the next outage starts its own reminders
+    const again = timed([...downFor(5), ok(), ...downFor(5)], alerts({ remind_every_minutes: 5 }))
+    expect(again.events).toEqual([
+      'monitor.down',
+      'monitor.still_down',
+      'monitor.up',
+      'monitor.down',
+      'monitor.still_down',
+    ])
+  })
+})

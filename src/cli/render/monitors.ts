@@ -40,6 +40,10 @@ export function renderMonitor(view: View, m: Monitor, bin = 'sitehealth'): strin
       [
         'alerts',
         `down after ${m.alerts.down_after} failed run${m.alerts.down_after === 1 ? '' : 's'}` +
+          (m.alerts.recover_after > 1 ? `, up after ${m.alerts.recover_after} good runs` : '') +
+          (m.alerts.remind_every_minutes !== null
+            ? `, reminded every ${formatEvery(m.alerts.remind_every_minutes * 60)}`
+            : '') +
           (m.alerts.min_score !== null ? `, score below ${m.alerts.min_score}` : ''),
       ],
       ['created', formatTime(m.created_at)],

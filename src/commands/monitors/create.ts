@@ -19,6 +19,7 @@ A --webhook channel's signing secret is printed once, now; keep it to verify X-S
     '<%= config.bin %> monitors create https://example.com --every 1m --name shop --webhook https://hooks.example.com/sitehealth',
     '<%= config.bin %> monitors create https://example.com --slack https://hooks.slack.com/services/T0/B0/XXX --min-score 70',
     '<%= config.bin %> monitors create https://example.com --email ops@example.com --json',
+    '<%= config.bin %> monitors create https://example.com --down-after 3 --recover-after 2 --remind-every 1h --webhook https://hooks.example.com/x',
   ]
 
   static override args = {
@@ -45,6 +46,15 @@ A --webhook channel's signing secret is printed once, now; keep it to verify X-S
       min: 0,
       max: 100,
     }),
+    'recover-after': Flags.integer({
+      description: 'Good runs in a row before a down monitor is up again (default 1): flap control.',
+      min: 1,
+      max: 20,
+    }),
+    'remind-every': Flags.string({
+      description:
+        'While down, repeat the alert as monitor.still_down this often: 30m, 1h, 1d (default: never).',
+    }),
     'down-after': Flags.integer({
       description: 'Failed runs in a row before down (default 2).',
       min: 1,
@@ -69,10 +79,22 @@ A --webhook channel's signing secret is printed once, now; keep it to verify X-S
       ...(f.teams ?? []).map((url) => ({ type: 'teams' as const, url })),
       ...(f.email ?? []).map((to) => ({ type: 'email' as const, to })),
     ]
-    const alerts =
-      f['min-score'] !== undefined || f['down-after'] !== undefined
-        ? { min_score: f['min-score'], down_after: f['down-after'] }
-        : undefined
+    let remind: number | undefined
+    if (f['remind-every'] !== undefined) {
+      const seconds = parseEvery(f['remind-every'])
+      if (seconds === undefined || seconds % 60 !== 0 || seconds > 10_080 * 60)
+        throw new UsageError(
+          `--remind-every ${JSON.stringify(f['remind-every'])} is not a reminder interval: write whole minutes up to a week, such as 30m, 2h or 1d.`,
+        )
+      remind = seconds / 60
+    }
+    const rules = {
+      min_score: f['min-score'],
+      down_after: f['down-after'],
+      recover_after: f['recover-after'],
+      remind_every_minutes: remind,
+    }
+    const alerts = Object.values(rules).some((v) => v !== undefined) ? rules : undefined
     // the one rule of `check`: a bare host means https, and is said so
     const target = readTargetUrl(this.args.url)
     if ('problem' in target) throw new InvalidUrlError(`${target.problem}.`)

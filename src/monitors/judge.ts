@@ -1,0 +1,97 @@
+/**
+ * Is it working? The availability half of the monitor rules (docs/decisions.md#monitoring-depth):
+ * a run's observation and the monitor's memory in, its state out, with the changes announced.
+ * Down after `alerts.down_after` failing runs in a row; up again after `alerts.recover_after`
+ * good runs in a row (flap control); while down, `monitor.still_down` every
+ * `alerts.remind_every_minutes`; degraded only below `alerts.min_score`. Pure; it updates the
+ * memory it is given.
+ */
+import type { EventName, LastCheck, MonitorState } from '../contract/monitors.js'
+import type { MonitorMemory, StoredAlerts } from '../store/monitors.js'
+
+export type ActiveState = Exclude<MonitorState, 'paused' | 'maintenance'>
+
+/** What one run saw, reduced to what the rules judge. */
+export type Observation =
+  | { kind: 'failed'; error: { code: string; message: string } }
+  | {
+      kind: 'saved'
+      check: LastCheck
+      /** Reachability needs review (e.g. HTTP 500): counts as a failure for down. */
+      unreachable: boolean
+      /** null for plain http or when no certificate was seen. */
+      certDaysLeft: number | null
+      certInvalid: string | null
+      headersPresent: string[] | null
+    }
+
+export interface RaisedEvent {
+  event: EventName
+  message: string
+}
+
+const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`
+
+export function judgeAvailability(
+  prev: { state: ActiveState; memory: MonitorMemory; alerts: StoredAlerts; url: string },
+  obs: Observation,
+  memory: MonitorMemory,
+  events: RaisedEvent[],
+  now: number,
+): ActiveState {
+  const failed = obs.kind === 'failed' || obs.unreachable
+  if (failed) {
+    memory.failures = prev.memory.failures + 1
+    memory.successes = 0
+    const why =
+      obs.kind === 'failed' ? obs.error.message : `it answered, but ${obs.check.status}: unreachable`
+    if (prev.state === 'down') {
+      const every = prev.alerts.remind_every_minutes ?? null
+      const last = prev.memory.down_alerted_at ?? null
+      if (every !== null && last !== null && now - last >= every * 60_000) {
+        events.push({
+          event: 'monitor.still_down',
+          message: `${prev.url} is still down (${plural(memory.failures, 'failed run')} in a row): ${why}`,
+        })
+        memory.down_alerted_at = now
+      }
+      return 'down'
+    }
+    if (memory.failures < prev.alerts.down_after) return prev.state // not down yet
+    events.push({
+      event: 'monitor.down',
+      message: `${prev.url} is down (${plural(memory.failures, 'failed run')} in a row): ${why}`,
+    })
+    memory.down_alerted_at = now
+    return 'down'
+  }
+
+  // availability first: a site that answers is up; its findings stay on its checks
+  memory.failures = 0
+  const score = obs.check.health_score
+  const min = prev.alerts.min_score
+  const below = min !== null && score < min
+  const next: ActiveState = below ? 'degraded' : 'up'
+  if (prev.state === 'down') {
+    const needed = prev.alerts.recover_after ?? 1
+    memory.successes = (prev.memory.successes ?? 0) + 1
+    if (memory.successes < needed) return 'down' // flap control: not up until recover_after good runs
+    memory.successes = 0
+    memory.down_alerted_at = null
+    events.push({
+      event: 'monitor.up',
+      message:
+        (below
+          ? `${prev.url} is up again, with a health score of ${score}, below ${min}`
+          : `${prev.url} is up again (health ${score}/100)`) +
+        (needed > 1 ? ` after ${plural(needed, 'good run')} in a row` : ''),
+    })
+  } else if (below && prev.state !== 'degraded')
+    events.push({
+      event: 'monitor.degraded',
+      message: `${prev.url} is degraded: its health score ${score} is below ${min}`,
+    })
+  else if (!below && prev.state === 'degraded')
+    events.push({ event: 'monitor.up', message: `${prev.url} is healthy again (health ${score}/100)` })
+  return next
+}

@@ -1,0 +1,104 @@
+/**
+ * Flap control through the monitor service (docs/decisions.md#monitoring-depth): recover_after
+ * holds a down monitor down until enough good runs, remind_every_minutes repeats the alert as
+ * monitor.still_down on the service's clock, and both reach the channels.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { CheckCapacity } from '../../src/capacity/index.js'
+import { CheckError } from '../../src/checks/errors.js'
+import type { CheckReport } from '../../src/checks/types.js'
+import type { Delivery, WebhookPayload } from '../../src/contract/monitors.js'
+import { MonitorService, secretBox, type Deliverer } from '../../src/monitors/index.js'
+import { openLowdbStore, type LowdbStore } from '../../src/store/index.js'
+import { fakeReport } from '../helpers/report.js'
+import { removeDir, tempDir } from '../store/helpers.js'
+
+let dir: string
+let store: LowdbStore
+let site: 'up' | 'down' = 'up'
+let clock = Date.parse('2026-11-20T10:00:00Z')
+beforeEach(async () => {
+  dir = await tempDir()
+  store = await openLowdbStore(dir)
+  site = 'up'
+})
+afterEach(async () => {
+  await store.close()
+  await removeDir(dir)
+})
+
+const sent: WebhookPayload[] = []
+const deliverer = {
+  async deliver(
+    _c: unknown,
+    payload: WebhookPayload,
+    start: Delivery,
+    record: (d: Delivery) => Promise<void>,
+  ) {
+    sent.push(payload)
+    const done: Delivery = {
+      ...start,
+      status: 'delivered',
+      attempts: 1,
+      last_attempt_at: payload.occurred_at,
+    }
+    await record(done)
+    return done
+  },
+  maxDurationMs: () => 1000,
+}
+
+function service() {
+  return new MonitorService({
+    store,
+    monitors: store.monitors,
+    deliverer: deliverer as unknown as Deliverer,
+    secrets: secretBox('flap test key'),
+    allowPrivateTargets: false,
+    checkTimeoutMs: 5_000,
+    capacity: new CheckCapacity({ maxConcurrent: 2, maxPerUser: 2 }),
+    now: () => clock,
+    check: async (url: string): Promise<CheckReport> => {
+      if (site === 'down') throw new CheckError('check_failed', 'Connection refused.')
+      return fakeReport(url)
+    },
+  })
+}
+
+describe('flap control', () => {
+  it('reminds while down every remind_every_minutes, and is up only after recover_after good runs', async () => {
+    sent.length = 0
+    const svc = service()
+    await store.users.ensure('ada', 20)
+    const { monitor } = await svc.create('ada', {
+      url: 'https://example.com/',
+      alerts: { down_after: 1, recover_after: 2, remind_every_minutes: 10 },
+      channels: [{ type: 'webhook', url: 'https://hooks.example.com/x' }],
+    })
+    const at = async (minute: number) => {
+      clock = Date.parse('2026-11-20T10:00:00Z') + minute * 60_000
+      return svc.run(monitor, 'manual')
+    }
+    site = 'down'
+    await at(0) // down
+    await at(5)
+    await at(10) // reminded
+    await at(15)
+    await at(20) // reminded
+    site = 'up'
+    const first = await at(21)
+    expect(first.kind === 'saved' && first.monitor?.state).toBe('down') // one good run is not enough
+    const second = await at(22)
+    expect(second.kind === 'saved' && second.monitor?.state).toBe('up')
+    await svc.drain()
+    expect(sent.map((p) => p.event)).toEqual([
+      'monitor.down',
+      'monitor.still_down',
+      'monitor.still_down',
+      'monitor.up',
+    ])
+    expect(sent[1]).toMatchObject({ previous_state: 'down', state: 'down' })
+    expect(sent[1].message).toMatch(/is still down \(3 failed runs in a row\): Connection refused/)
+    expect(sent[3].message).toMatch(/after 2 good runs in a row/)
+  })
+})
