@@ -48,6 +48,7 @@ describe('URL lists', () => {
       url: 'https://example.com/',
       where: 'argument 1',
       note: 'example.com has no scheme: checking https://example.com/',
+      plainHttp: 'http://example.com/',
     })
     expect(judgeEntry('shop.example:8443/cart', 'x')).toMatchObject({ url: 'https://shop.example:8443/cart' })
     expect(judgeEntry('localhost:3000', 'x')).toMatchObject({ url: 'https://localhost:3000/' })
