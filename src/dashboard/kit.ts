@@ -68,6 +68,12 @@ export const SIGNED_UP_NOTICE =
 
 export type Kit = ReturnType<typeof createKit>
 
+const page = (node: Node, status = 200, headers: Record<string, string> | Headers = {}) =>
+  htmlResponse(toHtml(node), status, headers)
+
+const CSRF_REFUSED =
+  'This form was not sent from this dashboard (its security token is missing or stale). Reload the page and try again.'
+
 export function createKit(deps: DashboardDeps) {
   const { opts, accounts } = deps
   const assets: Assets = loadAssets()
@@ -83,9 +89,6 @@ export function createKit(deps: DashboardDeps) {
       path: event.url.pathname,
     }
   }
-  const page = (node: Node, status = 200, headers: Record<string, string> | Headers = {}) =>
-    htmlResponse(toHtml(node), status, headers)
-
   /** A signed-out page with its double-submit CSRF cookie. */
   function signedOutPage(event: H3Event, render: (c: PageContext) => Node, status = 200) {
     const pre = preSessionToken(event)
@@ -133,14 +136,7 @@ export function createKit(deps: DashboardDeps) {
         verifyCsrf(event, form, s, opts.publicUrl)
       } catch (err) {
         if (!(err instanceof CsrfError)) throw err
-        return page(
-          messagePage(
-            ctx(event, s),
-            'Request refused',
-            'This form was not sent from this dashboard (its security token is missing or stale). Reload the page and try again.',
-          ),
-          403,
-        )
+        return page(messagePage(ctx(event, s), 'Request refused', CSRF_REFUSED), 403)
       }
       if (access.signedIn !== false && !s) return seeOther('/')
       if (access.admin && !s?.account.admin) return notFound(event, s)

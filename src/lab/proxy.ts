@@ -64,7 +64,7 @@ export async function startGuardedProxy(opts: { allowPrivateTargets: boolean }):
       res.writeHead(403, { 'content-type': 'text/plain' }).end('Blocked by the lab guard')
       return
     }
-    forward(req, url, (status, headers, body) => {
+    forward(lookup, req, url, (status, headers, body) => {
       if (status === 0) {
         refuse(url.host)
         res.writeHead(502, { 'content-type': 'text/plain' }).end('Blocked or unreachable')
@@ -74,34 +74,6 @@ export async function startGuardedProxy(opts: { allowPrivateTargets: boolean }):
       body?.pipe(res)
     })
   })
-
-  function forward(
-    req: IncomingMessage,
-    url: URL,
-    done: (status: number, headers?: Record<string, string | string[]>, body?: IncomingMessage) => void,
-  ) {
-    const headers: Record<string, string | string[]> = {}
-    for (const [name, value] of Object.entries(req.headers))
-      if (value !== undefined && !HOP_BY_HOP.includes(name)) headers[name] = value
-    const upstream = httpRequest(
-      {
-        host: url.hostname.replace(/^\[|\]$/g, ''),
-        port: url.port || 80,
-        path: `${url.pathname}${url.search}`,
-        method: req.method,
-        headers,
-        lookup,
-      },
-      (up) => {
-        const out: Record<string, string | string[]> = {}
-        for (const [name, value] of Object.entries(up.headers))
-          if (value !== undefined && !HOP_BY_HOP.includes(name)) out[name] = value
-        done(up.statusCode ?? 502, out, up)
-      },
-    )
-    upstream.on('error', () => done(0))
-    req.pipe(upstream)
-  }
 
   // https (and wss): a CONNECT tunnel, opened only to an allowed host through the guarded lookup
   server.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
@@ -156,4 +128,34 @@ export async function startGuardedProxy(opts: { allowPrivateTargets: boolean }):
       await new Promise<void>((resolve) => server.close(() => resolve()))
     },
   }
+}
+
+/** Sends a plain-http request on through the guarded lookup; status 0 when it could not. */
+function forward(
+  lookup: ReturnType<typeof createGuardedLookup>,
+  req: IncomingMessage,
+  url: URL,
+  done: (status: number, headers?: Record<string, string | string[]>, body?: IncomingMessage) => void,
+) {
+  const headers: Record<string, string | string[]> = {}
+  for (const [name, value] of Object.entries(req.headers))
+    if (value !== undefined && !HOP_BY_HOP.includes(name)) headers[name] = value
+  const upstream = httpRequest(
+    {
+      host: url.hostname.replace(/^\[|\]$/g, ''),
+      port: url.port || 80,
+      path: `${url.pathname}${url.search}`,
+      method: req.method,
+      headers,
+      lookup,
+    },
+    (up) => {
+      const out: Record<string, string | string[]> = {}
+      for (const [name, value] of Object.entries(up.headers))
+        if (value !== undefined && !HOP_BY_HOP.includes(name)) out[name] = value
+      done(up.statusCode ?? 502, out, up)
+    },
+  )
+  upstream.on('error', () => done(0))
+  req.pipe(upstream)
 }

@@ -52,6 +52,14 @@ function fromAccountError(err: unknown): unknown {
   return badRequest(err.message)
 }
 
+/** Why a device grant gave no key yet (RFC 8628 §3.5 error codes). */
+const NOT_APPROVED = {
+  authorization_pending: 'Waiting for approval in the dashboard.',
+  slow_down: 'Polling too fast: wait longer between requests.',
+  access_denied: 'The request was denied in the dashboard.',
+  expired_token: 'The code expired or was already used: run `sitehealth login` again.',
+}
+
 export function accountApiRoutes(opts: ServerOptions, accounts: Accounts, limiter: RateLimiter) {
   const guard = keyGuard(opts, limiter)
   // A device code costs a write: bound how fast one client can ask for them (on every instance).
@@ -88,15 +96,8 @@ export function accountApiRoutes(opts: ServerOptions, accounts: Accounts, limite
       POST: async (event: H3Event): Promise<KeyCreated> => {
         const { device_code } = parseWith(DeviceTokenRequest, await readJson(event), 'device token request')
         const r = await accounts.pollDeviceGrant(device_code)
-        if (r.status !== 'approved') {
-          const messages = {
-            authorization_pending: 'Waiting for approval in the dashboard.',
-            slow_down: 'Polling too fast: wait longer between requests.',
-            access_denied: 'The request was denied in the dashboard.',
-            expired_token: 'The code expired or was already used: run `sitehealth login` again.',
-          }
-          throw new ServiceError(400, r.status as ErrorCode, messages[r.status])
-        }
+        if (r.status !== 'approved')
+          throw new ServiceError(400, r.status as ErrorCode, NOT_APPROVED[r.status])
         return {
           id: r.record.id,
           name: r.record.name,

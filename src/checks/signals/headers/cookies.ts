@@ -66,35 +66,8 @@ export function judgeCookies(probe: ProbeResult, hstsPasses: boolean, g: Grade):
     const sameSite = rawSameSite?.toLowerCase() ?? null
     const found: Issue[] = []
 
-    if (!secure) {
-      const where = https ? 'without Secure' : 'over plain http'
-      if (session)
-        found.push(
-          hstsPasses && https
-            ? {
-                points: M.cookieSessionNoSecureHsts,
-                severity: 'low',
-                text: `session cookie ${where} (HSTS keeps it on https)`,
-              }
-            : {
-                points: M.cookieSessionNoSecure,
-                severity: 'high',
-                text: `session cookie ${where}, so it can be read on the network`,
-              },
-        )
-      else
-        found.push(
-          hstsPasses && https
-            ? { points: M.cookieNoSecureHsts, severity: 'info', text: `${where} (HSTS keeps it on https)` }
-            : {
-                points: M.cookieNoSecure,
-                severity: 'medium',
-                text: `${where}, so it can be read on the network`,
-              },
-        )
-    } else if (!https) {
-      found.push({ points: 0, severity: 'info', text: 'Secure but set over plain http, so browsers drop it' })
-    }
+    const secureIssue = secureJudgement(secure, https, session, hstsPasses)
+    if (secureIssue) found.push(secureIssue)
     if (session && cookie.httpOnly !== true)
       found.push({
         points: M.cookieSessionNoHttpOnly,
@@ -190,4 +163,39 @@ function sameSiteAttribute(line: string): string | null {
     if (name === 'samesite') value = eq < 0 ? '' : part.slice(eq + 1).trim()
   }
   return value
+}
+
+/** The cookie's Secure attribute: missing (worse for a session cookie, softened by HSTS), or useless over http. */
+function secureJudgement(
+  secure: boolean,
+  https: boolean,
+  session: boolean,
+  hstsPasses: boolean,
+): Issue | undefined {
+  if (!secure) {
+    const where = https ? 'without Secure' : 'over plain http'
+    if (session)
+      return hstsPasses && https
+        ? {
+            points: M.cookieSessionNoSecureHsts,
+            severity: 'low',
+            text: `session cookie ${where} (HSTS keeps it on https)`,
+          }
+        : {
+            points: M.cookieSessionNoSecure,
+            severity: 'high',
+            text: `session cookie ${where}, so it can be read on the network`,
+          }
+    else
+      return hstsPasses && https
+        ? { points: M.cookieNoSecureHsts, severity: 'info', text: `${where} (HSTS keeps it on https)` }
+        : {
+            points: M.cookieNoSecure,
+            severity: 'medium',
+            text: `${where}, so it can be read on the network`,
+          }
+  } else if (!https) {
+    return { points: 0, severity: 'info', text: 'Secure but set over plain http, so browsers drop it' }
+  }
+  return undefined
 }
