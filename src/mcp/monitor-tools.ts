@@ -27,12 +27,9 @@ export const MONITOR_TOOL_NAMES = [
 
 const UptimeInput = {
   monitor_id: z.uuid().meta({ description: 'The monitor id (from service_list_monitors).' }),
-  from: z.iso
-    .datetime({ offset: true })
-    .optional()
-    .meta({
-      description: 'Start of the window, ISO 8601 (default: 30 days before `to`). Windows up to 400 days.',
-    }),
+  from: z.iso.datetime({ offset: true }).optional().meta({
+    description: 'Start of the window, ISO 8601 (default: 30 days before `to`). Windows up to 400 days.',
+  }),
   to: z.iso
     .datetime({ offset: true })
     .optional()

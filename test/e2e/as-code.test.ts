@@ -205,7 +205,9 @@ describe('sitehealth deploy / pull / test', () => {
       const cases = [suite.testcase].flat()
       expect(cases).toHaveLength(2)
       const strict = cases.find((c: any) => String(c['@_name']).startsWith('strict'))
-      expect([strict.failure].flat()[0]['@_message']).toMatch(/min_score: expected health_score >= 100, actual \d+/)
+      expect([strict.failure].flat()[0]['@_message']).toMatch(
+        /min_score: expected health_score >= 100, actual \d+/,
+      )
       const json = await cli(['test', '--file', f, '--reporter', 'json', '--grep', '^good$'], { env: env() })
       expect(json.code).toBe(0)
       expect(JSON.parse(json.stdout).tests.map((t: any) => t.ref)).toEqual(['good'])
