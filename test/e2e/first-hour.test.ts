@@ -192,3 +192,55 @@ describe('bare hosts: one rule for check, monitors create and the as-code file',
     expect(JSON.parse(again.stdout).plan.changes).toEqual([])
   })
 })
+
+describe('one identity without a browser: keys create --user EMAIL', { timeout: 60_000 }, () => {
+  it('gives the key to that dashboard account; an unknown email creates nothing', async () => {
+    const admin = ['--api-url', served.url, '--data-dir', served.dataDir]
+    const made = await cli([
+      'users',
+      'create',
+      '--email',
+      'ann@example.com',
+      '--credits',
+      '42',
+      '--json',
+      ...admin,
+    ])
+    expect(made.code, made.stderr).toBe(0)
+    const { user_id } = JSON.parse(made.stdout)
+    const key = await cli([
+      'keys',
+      'create',
+      '--name',
+      'laptop',
+      '--user',
+      'Ann@Example.com',
+      '--json',
+      ...admin,
+    ])
+    expect(key.code, key.stderr).toBe(0)
+    const created = JSON.parse(key.stdout)
+    expect(created.user_id).toBe(user_id)
+    const credits = await cli(['credits', '--json', '--api-url', served.url, '--api-key', created.key])
+    expect(JSON.parse(credits.stdout).credits_remaining).toBe(42)
+
+    const unknown = await cli(['keys', 'create', '--name', 'x', '--user', 'nobody@example.com', ...admin])
+    expectOneLineError(
+      unknown,
+      2,
+      /No dashboard account has the email nobody@example\.com.*Nothing was created\./,
+    )
+    const withCredits = await cli([
+      'keys',
+      'create',
+      '--name',
+      'x',
+      '--user',
+      'ann@example.com',
+      '--credits',
+      '5',
+      ...admin,
+    ])
+    expectOneLineError(withCredits, 2, /exists already, so --credits would be ignored/)
+  })
+})
