@@ -2,7 +2,13 @@
  * Examples of the maintenance-window bodies (docs/decisions.md#monitoring-depth), for /openapi.json
  * and /docs; the OpenAPI test validates each against its schema.
  */
-import type { MaintenanceCreate, MaintenanceList, MaintenancePatch, MaintenanceWindow } from './monitoring.js'
+import type {
+  MaintenanceCreate,
+  MaintenanceList,
+  MaintenancePatch,
+  MaintenanceWindow,
+  PushResult,
+} from './monitoring.js'
 
 const MONITOR_ID = '0193a5c4-7a10-7c3e-8d2f-4b5a6c7d8e9f'
 
@@ -44,9 +50,17 @@ const oneOffWindow: MaintenanceWindow = {
 
 const maintenanceList: MaintenanceList = { maintenance_windows: [weeklyWindow, oneOffWindow] }
 
+const pushResult: PushResult = {
+  ok: true,
+  monitor_id: '0193a5c4-7a10-7c3e-8d2f-4b5a6c7d8e9f',
+  status: 'up',
+  received_at: '2026-11-26T02:00:04.118Z',
+}
+
 export const MAINTENANCE_EXAMPLES: Record<string, unknown> = {
   MaintenanceCreate: maintenanceCreate,
   MaintenancePatch: maintenancePatch,
   MaintenanceWindow: weeklyWindow,
   MaintenanceList: maintenanceList,
+  PushResult: pushResult,
 }

@@ -20,6 +20,7 @@ import { nextRunAfter } from './interval.js'
 import { evaluate, INITIAL_MEMORY, observeCheck, type Observation } from './rules.js'
 import { runHistory, uptimeReport, uptimeWindows } from './uptime/index.js'
 import { MaintenanceService } from './maintenance/index.js'
+import { deadlineAfter, Heartbeats, isHeartbeat } from './heartbeat.js'
 
 export { MonitorInputError } from './input.js'
 
@@ -77,6 +78,8 @@ export class MonitorService {
   private readonly input: MonitorInput
   /** Maintenance windows (maintenance/): runs inside one raise no alert and count for no uptime. */
   readonly maintenance: MaintenanceService
+  /** Heartbeat monitors (heartbeat.ts): beats, missed deadlines. */
+  readonly heartbeats: Heartbeats
   /** Called when a monitor's next run moved earlier (the scheduler re-arms its timer). */
   onScheduleChange: () => void = () => {}
 
@@ -85,6 +88,12 @@ export class MonitorService {
     this.alerts = new AlertDispatcher({ monitors: o.monitors, deliverer: o.deliverer, log: o.log })
     this.now = o.now ?? Date.now
     this.maintenance = new MaintenanceService(o.store.maintenance, o.monitors, this.now)
+    this.heartbeats = new Heartbeats({
+      monitors: o.monitors,
+      maintenance: this.maintenance,
+      dispatch: (m, events) => this.alerts.dispatch(m, events),
+      now: this.now,
+    })
     this.input = new MonitorInput({
       allowPrivateTargets: o.allowPrivateTargets,
       minInterval: this.minInterval,
@@ -112,9 +121,9 @@ export class MonitorService {
   async create(
     userId: string,
     body: MonitorCreate,
-  ): Promise<{ monitor: MonitorRecord; secrets: Map<string, string> }> {
-    if (body.type === 'heartbeat' || body.url === undefined)
-      throw new MonitorInputError('Heartbeat monitors are not available on this server yet (type).')
+  ): Promise<{ monitor: MonitorRecord; secrets: Map<string, string>; pushToken?: string }> {
+    if (body.type === 'heartbeat') return this.createHeartbeat(userId, body)
+    if (body.url === undefined) throw new MonitorInputError('An http monitor needs a url (url).')
     const url = this.input.target(body.url)
     const interval = this.input.interval(body.interval_seconds)
     const pagespeed = this.input.pagespeed(body.pagespeed ?? 'estimate', interval)
@@ -148,6 +157,15 @@ export class MonitorService {
     return { monitor: m, secrets }
   }
 
+  /** A heartbeat monitor (heartbeat.ts), with its push token to show once. */
+  private async createHeartbeat(userId: string, body: MonitorCreate) {
+    const secrets = new Map<string, string>()
+    const { monitor, token } = this.heartbeats.record(userId, body, this.input, secrets)
+    await this.o.monitors.createMonitor(monitor).catch(refTaken)
+    this.onScheduleChange()
+    return { monitor, secrets, pushToken: token }
+  }
+
   async get(userId: string, id: string): Promise<MonitorRecord> {
     const m = await this.o.monitors.getMonitor(userId, id.toLowerCase())
     if (!m) throw new MonitorInputError('No monitor with this id for this API key.', true)
@@ -160,6 +178,12 @@ export class MonitorService {
     patch: MonitorPatch,
   ): Promise<{ monitor: MonitorRecord; secrets: Map<string, string> }> {
     const prev = await this.get(userId, id)
+    if (isHeartbeat(prev) ? patch.url !== undefined : patch.grace_seconds !== undefined)
+      throw new MonitorInputError(
+        isHeartbeat(prev)
+          ? 'A heartbeat monitor has no url: its job calls its push URL (url).'
+          : 'grace_seconds is for heartbeat monitors (grace_seconds).',
+      )
     const now = this.now()
     const next: MonitorRecord = { ...prev, updated_at: new Date(now).toISOString() }
     const secrets = new Map<string, string>()
@@ -191,6 +215,12 @@ export class MonitorService {
       Object.assign(next, { paused: true, paused_reason: 'user', next_run_at: null })
     if (patch.paused === false && prev.paused)
       Object.assign(next, { paused: false, paused_reason: null, next_run_at: now })
+    if (isHeartbeat(next)) {
+      // a new interval, grace or a resume awaits the next beat from now
+      if (patch.grace_seconds !== undefined) next.grace_seconds = patch.grace_seconds
+      if (!next.paused && (next.next_run_at !== prev.next_run_at || patch.grace_seconds !== undefined))
+        next.next_run_at = deadlineAfter(next, now)
+    }
     const saved = await this.o.monitors.updateMonitor(next).catch(refTaken)
     if (!saved) throw new MonitorInputError('No monitor with this id for this API key.', true)
     this.onScheduleChange()
@@ -215,6 +245,18 @@ export class MonitorService {
     dueAt?: number,
     how: RunHow = {},
   ): Promise<RunOutcome> {
+    if (isHeartbeat(m)) {
+      if (trigger === 'manual')
+        return {
+          kind: 'failed',
+          code: 'invalid_url',
+          message: 'A heartbeat monitor runs no check: its job calls its push URL',
+          monitor: m,
+        }
+      // its deadline passed without a beat: no check, no credit
+      const missed = await this.heartbeats.missed(m, dueAt ?? this.now())
+      return { kind: 'failed', code: 'check_failed', message: 'no beat in time', monitor: missed }
+    }
     const startedAt = this.now()
     let done
     let failure: { code: 'check_failed' | 'invalid_url'; message: string } | undefined
@@ -356,7 +398,8 @@ export class MonitorService {
   private async pauseUser(userId: string): Promise<void> {
     const now = this.now()
     for (const m of await this.o.monitors.userMonitors(userId)) {
-      if (m.paused) continue
+      // heartbeats cost no credit: they keep watching
+      if (m.paused || isHeartbeat(m)) continue
       const paused: MonitorRecord = {
         ...m,
         paused: true,

@@ -19,6 +19,7 @@ import { RateLimiter } from './rate-limit.js'
 import { adminRoutes } from './routes/admin.js'
 import { monitorRoutes } from './routes/monitors.js'
 import { maintenanceRoutes } from './routes/maintenance.js'
+import { pushRoutes } from './routes/push.js'
 import { publicRoutes } from './routes/public.js'
 import { accountApiRoutes } from './routes/accounts.js'
 import { metricsRoutes } from './routes/metrics.js'
@@ -158,6 +159,7 @@ export function createApp(opts: ServerOptions, mounts: Mount[] = []): App {
     ...Object.assign({}, ...mounts.map((mount) => mount({ opts, limiter, inFlight, failures }))),
     ...(opts.monitoring ? monitorRoutes(opts, opts.monitoring, limiter, inFlight, failures) : {}),
     ...(opts.monitoring ? maintenanceRoutes(opts, opts.monitoring.service.maintenance, limiter) : {}),
+    ...(opts.monitoring ? pushRoutes(opts.monitoring.service, limiter) : {}),
     ...(opts.metrics ? metricsRoutes(opts.metrics.registry, opts.metrics.token) : {}),
     ...documentationRoutes(opts, capacity, failures),
   }

@@ -27,7 +27,13 @@ export function renderMonitor(view: View, m: Monitor, bin = 'sitehealth'): strin
     ...fields(view, [
       ['ref', m.ref ?? '-'],
       ['url', m.url ?? '- (heartbeat)'],
-      ['every', formatEvery(m.interval_seconds)],
+      [
+        'every',
+        formatEvery(m.interval_seconds) +
+          (m.grace_seconds !== null
+            ? ` (grace ${m.grace_seconds === 0 ? '0s' : formatEvery(m.grace_seconds)})`
+            : ''),
+      ],
       ['state', paintState(style, m.state) + (m.paused_reason === 'credits' ? ' (out of credits)' : '')],
       [
         'last check',
@@ -61,6 +67,12 @@ export function renderMonitor(view: View, m: Monitor, bin = 'sitehealth'): strin
       '',
       `${style.bold('Webhook signing secret')} for ${c.target} (shown once, store it now):`,
       `  ${c.secret}`,
+    )
+  if (m.push_url)
+    lines.push(
+      '',
+      `${style.bold('Push URL')} (shown once, store it now): GET or POST it from your job; add ?status=down&msg=… to report a failure`,
+      `  ${m.push_url}`,
     )
   return lines.join('\n')
 }

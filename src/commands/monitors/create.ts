@@ -3,7 +3,7 @@ import { ClientCommand } from '../../cli/base-command.js'
 import { InvalidUrlError, UsageError } from '../../cli/errors.js'
 import { renderMonitor } from '../../cli/render/monitors.js'
 import { readTargetUrl } from '../../contract/index.js'
-import type { ChannelRequest } from '../../contract/monitors.js'
+import type { ChannelRequest, MonitorCreate } from '../../contract/monitors.js'
 import { parseEvery } from '../../monitors/interval.js'
 
 export default class MonitorsCreate extends ClientCommand<typeof MonitorsCreate> {
@@ -12,7 +12,9 @@ export default class MonitorsCreate extends ClientCommand<typeof MonitorsCreate>
 
 A --webhook channel's signing secret is printed once, now; keep it to verify X-Sitehealth-Signature.
 
---json prints the API body (the monitor, with the webhook secret).`
+With --heartbeat there is no URL: your job calls the monitor's push URL (printed once, now) at least every --every; no call for --every + --grace (default 5m) is down. Beats run no check and cost no credit.
+
+--json prints the API body (the monitor, with the webhook secret and the push URL).`
 
   static override examples = [
     '<%= config.bin %> monitors create https://example.com',
@@ -20,18 +22,24 @@ A --webhook channel's signing secret is printed once, now; keep it to verify X-S
     '<%= config.bin %> monitors create https://example.com --slack https://hooks.slack.com/services/T0/B0/XXX --min-score 70',
     '<%= config.bin %> monitors create https://example.com --email ops@example.com --json',
     '<%= config.bin %> monitors create https://example.com --down-after 3 --recover-after 2 --remind-every 1h --webhook https://hooks.example.com/x',
+    '<%= config.bin %> monitors create --heartbeat --every 1h --grace 10m --name "nightly backup" --slack https://hooks.slack.com/services/T0/B0/XXX',
   ]
 
   static override args = {
     url: Args.string({
-      description: 'The http(s) URL to watch; a bare host means https://host/.',
-      required: true,
+      description: 'The http(s) URL to watch; a bare host means https://host/. None with --heartbeat.',
+      required: false,
       ignoreStdin: true,
     }),
   }
 
   static override flags = {
     every: Flags.string({ description: 'Interval: 90s, 5m, 1h, 1d (or seconds). Default 5m.' }),
+    heartbeat: Flags.boolean({
+      description: 'A heartbeat monitor: no URL, your job calls its push URL every --every.',
+      default: false,
+    }),
+    grace: Flags.string({ description: 'Heartbeat: how late a beat may be before down (default 5m).' }),
     name: Flags.string({ description: 'A name for the monitor (default: the host).' }),
     ref: Flags.string({
       description: 'Its ref: a stable name, unique among your monitors, that `sitehealth deploy` matches on.',
@@ -95,19 +103,44 @@ A --webhook channel's signing secret is printed once, now; keep it to verify X-S
       remind_every_minutes: remind,
     }
     const alerts = Object.values(rules).some((v) => v !== undefined) ? rules : undefined
+    const base = {
+      ...(interval !== undefined ? { interval_seconds: interval } : {}),
+      ...(f.name !== undefined ? { name: f.name } : {}),
+      ...(f.ref !== undefined ? { ref: f.ref } : {}),
+      ...(alerts ? { alerts } : {}),
+      ...(channels.length ? { channels } : {}),
+    }
+    if (f.heartbeat) return this.heartbeat(base)
+    if (f.grace !== undefined) throw new UsageError('--grace is for heartbeat monitors (--heartbeat).')
+    if (this.args.url === undefined) throw new UsageError('Give the URL to watch, or --heartbeat.')
     // the one rule of `check`: a bare host means https, and is said so
     const target = readTargetUrl(this.args.url)
     if ('problem' in target) throw new InvalidUrlError(`${target.problem}.`)
     if (target.note) this.terminal.notice(`${target.note.replace(': checking', ': watching')}.`)
     const client = await this.client()
     const monitor = await this.spin('Creating the monitor…', () =>
+      client.createMonitor({ url: target.url, ...base }),
+    )
+    this.emit(monitor, (view) => renderMonitor(view, monitor, this.config.bin))
+  }
+
+  /** --heartbeat: no URL; the push URL is printed once. */
+  private async heartbeat(base: Omit<MonitorCreate, 'type' | 'url'>): Promise<void> {
+    const f = this.flags
+    if (this.args.url !== undefined)
+      throw new UsageError('A heartbeat monitor has no URL: drop the URL, or drop --heartbeat.')
+    let grace: number | undefined
+    if (f.grace !== undefined) {
+      grace = f.grace.trim() === '0' ? 0 : parseEvery(f.grace)
+      if (grace === undefined)
+        throw new UsageError(`--grace ${JSON.stringify(f.grace)} is not a duration: write 90s, 10m or 1h.`)
+    }
+    const client = await this.client()
+    const monitor = await this.spin('Creating the heartbeat monitor…', () =>
       client.createMonitor({
-        url: target.url,
-        ...(interval !== undefined ? { interval_seconds: interval } : {}),
-        ...(f.name !== undefined ? { name: f.name } : {}),
-        ...(f.ref !== undefined ? { ref: f.ref } : {}),
-        ...(alerts ? { alerts } : {}),
-        ...(channels.length ? { channels } : {}),
+        type: 'heartbeat',
+        ...base,
+        ...(grace !== undefined ? { grace_seconds: grace } : {}),
       }),
     )
     this.emit(monitor, (view) => renderMonitor(view, monitor, this.config.bin))

@@ -14,7 +14,7 @@ import { servicePaths } from './service.js'
 import { accountPaths } from './accounts.js'
 import { monitorPaths } from './monitors.js'
 import { statusPagePaths } from './status-pages.js'
-import { maintenancePaths } from './maintenance.js'
+import { maintenancePaths, pushPaths } from './maintenance.js'
 import '../../contract/status-pages.js'
 import {
   type DocLimits,
@@ -87,6 +87,7 @@ Limits of this server: ${limits.runLimit} run-check requests per ${limits.runWin
       ...accountPaths({ ok, errors, body }),
       ...monitorPaths({ ok, errors, json, ref, body, noContent }),
       ...maintenancePaths({ ok, errors, json, ref, body, noContent }),
+      ...pushPaths({ ok, errors, json, ref, body, noContent }),
       ...statusPagePaths({
         ok,
         errors,

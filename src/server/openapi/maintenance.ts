@@ -70,3 +70,27 @@ export function maintenancePaths(h: OpenApiHelpers): Json {
     },
   }
 }
+
+/** The push route of heartbeat monitors: no key, the token in the path is the credential. */
+export function pushPaths(h: OpenApiHelpers): Json {
+  const op = (method: 'get' | 'post') => ({
+    tags: ['monitors'],
+    operationId: method === 'get' ? 'pushHeartbeat' : 'pushHeartbeatPost',
+    summary: `Record a heartbeat (${method.toUpperCase()})`,
+    description:
+      'The push URL of a heartbeat monitor, shown once in the response that created it. A call records a beat (the monitor is up); `status=down` records a failure with `msg` as its message. No key: the token is the credential. No check runs and no credit is charged. No beat for `interval_seconds` + `grace_seconds` and the monitor is down. Limited per client address and per monitor (429). An unknown token is 404.',
+    security: [],
+    parameters: [
+      {
+        name: 'token',
+        in: 'path',
+        required: true,
+        schema: { type: 'string', pattern: '^hb_[0-9a-f]{32}[A-Za-z0-9_-]{24}$' },
+      },
+      { name: 'status', in: 'query', required: false, schema: { type: 'string', enum: ['up', 'down'] } },
+      { name: 'msg', in: 'query', required: false, schema: { type: 'string', maxLength: 500 } },
+    ],
+    responses: { ...h.ok('PushResult', 'The beat was recorded.'), ...h.errors(400, 404, 429, 500) },
+  })
+  return { '/api/push/{token}': { get: op('get'), post: op('post') } }
+}

@@ -32,6 +32,7 @@ import { ServiceError, badRequest, notFound } from '../errors.js'
 import type { FailureBudget } from '../../runs/index.js'
 import { DEFAULT_CAPACITY_WAIT_MS, keyGuard, refusedAsServiceError } from '../guard.js'
 import type { RateLimiter } from '../rate-limit.js'
+import { pushUrlOf } from './push.js'
 
 const UUID_CURSOR = { valid: isUuid, normalize: (c: string) => c.toLowerCase() }
 const page = (event: H3Event): PageOptions => pageQuery(event, UUID_CURSOR)
@@ -123,8 +124,9 @@ export function monitorRoutes(
       POST: async (event: H3Event): Promise<Response> => {
         const key = await guard(event, 'api')
         const input = parseWith(MonitorCreate, await body(event), 'monitor')
-        const { monitor, secrets } = await call(() => service.create(key.user_id, input))
-        return new Response(JSON.stringify(monitorView(monitor, { secrets })), {
+        const { monitor, secrets, pushToken } = await call(() => service.create(key.user_id, input))
+        const pushUrl = pushToken && pushUrlOf(opts.publicUrl ?? event.url.origin, pushToken)
+        return new Response(JSON.stringify(monitorView(monitor, { secrets, pushUrl })), {
           status: 201,
           headers: { 'content-type': 'application/json; charset=utf-8' },
         })

@@ -1,0 +1,53 @@
+/**
+ * The push route of heartbeat monitors (docs/decisions.md#monitoring-depth): `GET` or `POST
+ * /api/push/<token>` records a beat, `?status=down&msg=…` a failure. No key: the token is the
+ * credential. Limited per client address (before the token is looked at, so guessing costs) and
+ * per monitor; an unknown token is 404, like an unknown route.
+ */
+import { getQuery, type H3Event } from 'h3'
+import { PUSH_PATH, PushQuery, type PushResult } from '../../contract/monitoring.js'
+import { monitorIdOfToken } from '../../monitors/heartbeat.js'
+import type { MonitorService } from '../../monitors/service.js'
+import { parseWith } from '../body.js'
+import { clientAddress } from '../client-address.js'
+import { notFound, ServiceError } from '../errors.js'
+import type { Policy, RateLimiter } from '../rate-limit.js'
+
+/** Beats per monitor: a job every second still fits. */
+export const PUSH_PER_MONITOR: Policy = { name: 'push', limit: 120, windowMs: 60_000 }
+/** Pushes per client address, known tokens or not. */
+export const PUSH_PER_ADDRESS: Policy = { name: 'push-addr', limit: 600, windowMs: 60_000 }
+
+export const pushUrlOf = (base: string, token: string) =>
+  `${base.replace(/\/+$/, '')}${PUSH_PATH.replace(':token', token)}`
+
+const UNKNOWN = 'No heartbeat monitor has this push token.'
+
+export function pushRoutes(service: MonitorService, limiter: RateLimiter) {
+  async function limit(event: H3Event, key: string, policy: Policy): Promise<void> {
+    const d = await limiter.hit(key, policy)
+    Object.assign(event.context.extraHeaders as Record<string, string>, d.headers)
+    if (!d.allowed)
+      throw new ServiceError(
+        429,
+        'rate_limited',
+        `Too many pushes: at most ${policy.limit} per ${policy.windowMs / 1000} s. Retry in ${d.resetSec} s.`,
+        { 'retry-after': String(d.resetSec) },
+      )
+  }
+
+  async function push(event: H3Event): Promise<PushResult> {
+    await limit(event, clientAddress(event), PUSH_PER_ADDRESS)
+    const token = String(event.context.params?.token ?? '')
+    const monitorId = monitorIdOfToken(token)
+    if (monitorId === null) throw notFound(UNKNOWN)
+    const q = parseWith(PushQuery, getQuery(event), 'push')
+    await limit(event, monitorId, PUSH_PER_MONITOR)
+    const status = q.status ?? 'up'
+    const m = await service.heartbeats.beat(token, status, q.msg)
+    if (!m) throw notFound(UNKNOWN)
+    return { ok: true, monitor_id: m.id, status, received_at: new Date().toISOString() }
+  }
+
+  return { [PUSH_PATH]: { GET: push, POST: push } }
+}

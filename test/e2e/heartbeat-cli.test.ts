@@ -1,0 +1,126 @@
+/**
+ * Heartbeat monitors end to end: the built CLI's `monitors create --heartbeat` against a real
+ * `serve` prints the push URL once; a job's GET or POST on it records a beat (no key, no credit),
+ * `?status=down&msg=…` a failure; silence past interval + grace is down, with its event; an
+ * unknown token is 404.
+ */
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startServe, type Served } from '../helpers/serve.js'
+import { cliRunner, expectOneLineError, expectPlain } from '../helpers/cli.js'
+
+let served: Served
+let home: string
+let key: string
+const { cli } = cliRunner(() => home)
+
+async function api(method: string, path: string) {
+  const res = await fetch(`${served.url}/api/public/v1${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}` },
+  })
+  return { status: res.status, body: res.status === 204 ? null : await res.json() }
+}
+
+async function waitFor(fn: () => Promise<boolean>, ms: number, what: string) {
+  const end = Date.now() + ms
+  while (Date.now() < end) {
+    if (await fn()) return
+    await new Promise((r) => setTimeout(r, 200))
+  }
+  throw new Error(`timed out waiting for ${what}`)
+}
+
+beforeAll(async () => {
+  served = await startServe({ args: ['--min-interval', '1', '--quiet'] })
+  home = await mkdtemp(join(tmpdir(), 'sitehealth-hb-home-'))
+  key = (await served.createKey({ user: 'hb', credits: 0 })).key
+}, 120_000)
+
+afterAll(async () => {
+  await served?.stop()
+  if (home) await rm(home, { recursive: true, force: true })
+})
+
+describe('heartbeat monitors end to end', () => {
+  it('prints the push URL once; beats keep it up, silence and status=down take it down', async () => {
+    const env = { SITEHEALTH_API_URL: served.url, SITEHEALTH_API_KEY: key }
+    const created = await cli(
+      [
+        'monitors',
+        'create',
+        '--heartbeat',
+        '--every',
+        '2s',
+        '--grace',
+        '2s',
+        '--name',
+        'nightly',
+        '--down-after',
+        '1',
+      ],
+      { env },
+    )
+    expect(created.code, created.stderr).toBe(0)
+    expectPlain(created)
+    const pushUrl = /(http:\/\/\S+\/api\/push\/hb_\S+)/.exec(created.stdout)?.[1]
+    expect(pushUrl, created.stdout).toBeDefined()
+    expect(created.stdout).toContain('shown once')
+    expect(created.stdout).toMatch(/every\s+2s \(grace 2s\)/)
+    const id = /monitor id\s+(\S+)/.exec(created.stdout)![1]
+
+    const got = await cli(['monitors', 'get', id, '--json'], { env })
+    expect(JSON.parse(got.stdout)).toMatchObject({ type: 'heartbeat', url: null, grace_seconds: 2 })
+    expect(got.stdout).not.toContain('/api/push/')
+
+    // a beat: no key needed, no credit spent (this account has none)
+    const beat = await fetch(pushUrl!)
+    expect(beat.status).toBe(200)
+    expect(await beat.json()).toMatchObject({ ok: true, monitor_id: id, status: 'up' })
+    expect((await api('GET', `/monitors/${id}`)).body.state).toBe('up')
+
+    // silence past interval + grace: down, with its event
+    await waitFor(async () => (await api('GET', `/monitors/${id}`)).body.state === 'down', 15_000, 'down')
+    const events = (await api('GET', `/monitors/${id}/events`)).body.events
+    expect(events[0]).toMatchObject({ event: 'monitor.down', state: 'down' })
+    expect(events[0].message).toContain('no beat for 4 s')
+
+    expect((await fetch(pushUrl!, { method: 'POST' })).status).toBe(200)
+    expect((await api('GET', `/monitors/${id}`)).body.state).toBe('up')
+    const down = await fetch(`${pushUrl}?status=down&msg=disk%20full`, { method: 'POST' })
+    expect(await down.json()).toMatchObject({ status: 'down' })
+    expect((await api('GET', `/monitors/${id}`)).body.state).toBe('down')
+    const runs = (await api('GET', `/monitors/${id}/runs`)).body.runs
+    expect(runs[0]).toMatchObject({
+      outcome: 'failed',
+      trigger: 'heartbeat',
+      error: { message: 'disk full' },
+    })
+    expect(runs.every((r: { check_id: string | null }) => r.check_id === null)).toBe(true)
+    expect((await api('GET', '/credits')).body).toMatchObject({ credits_remaining: 0 })
+
+    const bad = await fetch(`${pushUrl}?status=sideways`)
+    expect(bad.status).toBe(400)
+    const unknown = await fetch(pushUrl!.replace(/.{4}$/, 'AAAA'))
+    expect(unknown.status).toBe(404)
+    expect((await unknown.json()).error.code).toBe('not_found')
+    expect((await fetch(`${served.url}/api/push/nope`)).status).toBe(404)
+  }, 60_000)
+
+  it('refuses a URL with --heartbeat and --grace without it', async () => {
+    const env = { SITEHEALTH_API_URL: served.url, SITEHEALTH_API_KEY: key }
+    expectOneLineError(
+      await cli(['monitors', 'create', 'https://example.com', '--heartbeat'], { env }),
+      2,
+      /no URL/,
+    )
+    expectOneLineError(
+      await cli(['monitors', 'create', 'https://example.com', '--grace', '1m'], { env }),
+      2,
+      /--grace/,
+    )
+    expectOneLineError(await cli(['monitors', 'create'], { env }), 2, /--heartbeat/)
+  })
+})
