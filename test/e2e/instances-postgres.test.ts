@@ -7,10 +7,10 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { execa } from 'execa'
 import { afterEach, beforeEach, expect, it } from 'vitest'
-import { deriveSecretKey, secretBox } from '../../../src/shared/secret-box.js'
-import { CLI, startServe, type Served } from '../../helpers/serve.js'
-import { describePg, freshDatabase, query } from './pg.js'
-import { MIGRATIONS } from '../../../src/store/postgres/migrations/index.js'
+import { deriveSecretKey, secretBox } from '../../src/shared/secret-box.js'
+import { CLI, startServe, type Served } from '../helpers/serve.js'
+import { describePg, freshDatabase, query } from '../store/postgres/pg.js'
+import { MIGRATIONS } from '../../src/store/postgres/migrations/index.js'
 
 const TOKEN = `sha_admin_${randomBytes(24).toString('base64url')}`
 const NO_LIMITS = ['--run-limit', '100000', '--rate-limit', '100000']
