@@ -42,6 +42,8 @@ export interface RunHow {
   /** Without a held slot: how long to wait for one, ms (0 refuses at once). */
   waitMs?: number
   signal?: AbortSignal
+  /** The API request this run answers, for the log line of a refusal's detail. */
+  requestId?: string
   /** Free failures are counted per key (API keys; `user:<id>` for the dashboard). */
   budget?: { failures: FailureBudget; key: string }
   /**
@@ -97,7 +99,7 @@ export async function runForUser(
       target = parseTargetUrl(url)
       assertTargetAllowed(target, { allowPrivateTargets: deps.allowPrivateTargets })
     } catch (err) {
-      throw refusal(err, deps)
+      throw refusal(err, deps, how.requestId)
     }
     const budget = how.budget
     const failureWait = budget ? budget.failures.retryAfterSec(budget.key) : 0
@@ -142,7 +144,7 @@ export async function runForUser(
             })
       } catch (err) {
         await store.users.releaseCredit(reservation).catch(() => {})
-        const refused = refusal(err, deps)
+        const refused = refusal(err, deps, how.requestId)
         observe(refused instanceof RunRefused ? (refused.code as CheckOutcome) : 'error')
         if (budget && refused instanceof RunRefused && refused.code === 'check_failed')
           budget.failures.record(budget.key)
@@ -170,9 +172,10 @@ export async function runForUser(
   }
 }
 
-function refusal(err: unknown, deps: Pick<RunDeps, 'log'>): unknown {
+function refusal(err: unknown, deps: Pick<RunDeps, 'log'>, requestId?: string): unknown {
   if (!(err instanceof CheckError)) return err
-  // what the caller must not see stays in the log
-  if (err.detail && deps.log) deps.log(`check ${err.code}: ${err.detail}`)
+  // what the caller must not see stays in the log: one line, an outcome rather than a fault
+  if (err.detail && deps.log)
+    deps.log(`info ${requestId ?? '-'}: ${err.code} detail: ${err.detail.split('\n')[0]}`)
   return new RunRefused(err.code === 'invalid_url' ? 'invalid_url' : 'check_failed', asSentence(err.message))
 }

@@ -27,15 +27,23 @@ describe('blocked lookups', () => {
           headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
           body: JSON.stringify({ url: `http://${name}:8080/` }),
         })
-        const body = (await res.body.json()) as { error: { code: string; message: string } }
+        const body = (await res.body.json()) as {
+          error: { code: string; message: string; request_id: string }
+        }
         expect(res.statusCode).toBe(400)
         expect(body.error.code).toBe('invalid_url')
-        expect(body.error.message).toBe(`Blocked for safety: ${name} resolves to a private or local address`)
+        expect(body.error.message).toBe(`Blocked for safety: ${name} resolves to a private or local address.`)
         expect(body.error.message).not.toContain(address)
         expect(body.error.message).not.toMatch(/loopback/)
         for (let i = 0; i < 20 && !served.output().includes(`${name} resolves to`); i++)
           await new Promise((r) => setTimeout(r, 100))
         expect(served.output(), served.output()).toContain(`${name} resolves to ${address}`)
+        // one line, with the request id, as an outcome (info), not an error
+        const line = served
+          .output()
+          .split('\n')
+          .find((l) => l.includes(`${name} resolves to ${address}`))
+        expect(line).toContain(`info ${body.error.request_id}: invalid_url detail: `)
       } finally {
         await served.stop()
       }

@@ -57,6 +57,7 @@ export function publicRoutes(
         waitMs: capacityWaitMs,
         budget: { failures, key: key.id },
         inFlight,
+        requestId: typeof event.context.requestId === 'string' ? event.context.requestId : undefined,
       })
       return toRunResult(done.check, done.report, done.remaining)
     } catch (err) {
