@@ -483,7 +483,7 @@ describe.runIf(haveChromium || process.env.CI)('dashboard in a browser', { timeo
     // the main navigation is reachable by Tab with a visible focus ring
     for (
       let i = 0;
-      i < 6 && (await page.evaluate(() => document.activeElement?.textContent)) !== 'API keys';
+      i < 10 && (await page.evaluate(() => document.activeElement?.textContent)) !== 'API keys';
       i++
     )
       await page.keyboard.press('Tab')
