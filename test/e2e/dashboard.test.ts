@@ -13,7 +13,14 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTargets, type Targets } from '../fixtures/targets.js'
 import { CLI, startServe, type Served } from '../helpers/serve.js'
-import { expectAccessible, expectFits, haveChromium, launch, noticeIfMissing, screenshot } from '../dashboard/browser.js'
+import {
+  expectAccessible,
+  expectFits,
+  haveChromium,
+  launch,
+  noticeIfMissing,
+  screenshot,
+} from '../dashboard/browser.js'
 
 noticeIfMissing()
 
