@@ -134,7 +134,6 @@ export default tseslint.config(
       'src/checks/page/read.ts',
       'src/checks/perf/graph.ts',
       'src/checks/perf/simulate.ts',
-      'src/checks/probe.ts',
       'src/store/postgres/import.ts',
     ],
     rules: { 'max-lines-per-function': 'off', 'max-lines': 'off' },

@@ -12,7 +12,13 @@ import { performance } from 'node:perf_hooks'
 import { request } from 'undici'
 import { checkFailed, CheckError, invalidUrl } from './errors.js'
 import { assertTargetAllowed, parseTargetUrl } from './guard.js'
-import { createGuardedAgent, originKey, type GuardedAgent, type LookupResolver } from './http-agent.js'
+import {
+  createGuardedAgent,
+  originKey,
+  type Connection,
+  type GuardedAgent,
+  type LookupResolver,
+} from './http-agent.js'
 import { meterBody } from './body-meter.js'
 import { TLS_SCAN } from './thresholds.js'
 import { scanHandshakes } from './tls/scan.js'
@@ -92,30 +98,14 @@ export async function probe(url: URL, opts: ProbeOptions = {}): Promise<ProbeRes
   const totalTimeoutMs = opts.totalTimeoutMs ?? PROBE_DEFAULTS.totalTimeoutMs
   const connectTimeoutMs = opts.connectTimeoutMs ?? PROBE_DEFAULTS.connectTimeoutMs
   const maxBodyBytes = opts.maxBodyBytes ?? PROBE_DEFAULTS.maxBodyBytes
-  const headers = {
-    'user-agent': opts.userAgent ?? defaultUserAgent(),
-    accept: 'text/html,*/*;q=0.8',
-    'accept-encoding': 'gzip, deflate, br',
-  }
+  const headers = requestHeaders(opts)
 
   // nothing leaves the machine for a blocked target or a check already cancelled
   assertTargetAllowed(url, { allowPrivateTargets: opts.allowPrivateTargets })
   if (opts.signal?.aborted) throw checkFailed(`The check of ${url.hostname} was cancelled`)
 
   const budget = new Budget(totalTimeoutMs, opts.signal)
-  const agentOptions = {
-    allowPrivateTargets: opts.allowPrivateTargets,
-    extraCA: opts.extraCA,
-    resolver: opts.resolver,
-    ioTimeoutMs: totalTimeoutMs,
-    // a server that speaks only TLS 1.0/1.1 is judged, not failed (tls/legacy.ts)
-    legacyFallback: true,
-  }
-  const main = createGuardedAgent({ ...agentOptions, connectTimeoutMs })
-  const companion = createGuardedAgent({
-    ...agentOptions,
-    connectTimeoutMs: Math.min(connectTimeoutMs, PROBE_DEFAULTS.alternateTimeoutMs),
-  })
+  const { main, companion } = agentsFor(opts, connectTimeoutMs, totalTimeoutMs)
   // the clock starts once the agents exist: building a trust store is our cost, not the site's
   const start = performance.now()
   const startedAt = new Date().toISOString()
@@ -127,24 +117,8 @@ export async function probe(url: URL, opts: ProbeOptions = {}): Promise<ProbeRes
     headers,
     AbortSignal.any([budget.signal, companionAbort.signal]),
   )
-  // the TLS scan asks about the https origin the check is at, from the moment it gets there (the
-  // first URL or a redirect hop); a plain-http page has no handshake to judge, so it gets none
-  let scan: { origin: string; result: Promise<TlsScan>; abort: AbortController } | null = null
-  const scanAt = (target: URL) => {
-    if (opts.tlsScan === false || target.protocol !== 'https:') return
-    const origin = originKey(target.protocol, target.hostname, target.port)
-    if (scan?.origin === origin) return
-    scan?.abort.abort()
-    const abort = new AbortController()
-    const result = scanHandshakes(target, {
-      allowPrivateTargets: opts.allowPrivateTargets,
-      resolver: opts.resolver,
-      timeoutMs: Math.min(connectTimeoutMs, TLS_SCAN.handshakeTimeoutMs),
-      signal: AbortSignal.any([budget.signal, companionAbort.signal, abort.signal]),
-    })
-    scan = { origin, result, abort }
-  }
-  scanAt(url)
+  const scanner = tlsScanner(opts, connectTimeoutMs, AbortSignal.any([budget.signal, companionAbort.signal]))
+  scanner.at(url)
 
   // CORS is asked of the URL the page ends on, once its body is read: on the main agent's kept-alive
   // connection (no extra handshake), beside the subresource fetches (perf/gather.ts)
@@ -168,13 +142,10 @@ export async function probe(url: URL, opts: ProbeOptions = {}): Promise<ProbeRes
 
       if (isRedirect && redirects.length < PROBE_DEFAULTS.maxRedirects) {
         const next = nextHop(current, location, opts.allowPrivateTargets)
-        const hop: RedirectHop = { url: current.href, status: res.statusCode, location }
-        const hopCookies = res.headers['set-cookie']
-        if (hopCookies !== undefined) hop.setCookies = Array.isArray(hopCookies) ? hopCookies : [hopCookies]
-        redirects.push(hop)
+        redirects.push(redirectHop(current, res.statusCode, location, res.headers))
         await res.body.dump().catch(() => {})
         current = next
-        scanAt(current)
+        scanner.at(current)
         continue
       }
 
@@ -191,25 +162,8 @@ export async function probe(url: URL, opts: ProbeOptions = {}): Promise<ProbeRes
       if (budget.cause === 'cancelled') throw count.interruption ?? new Error('cancelled')
       const end = performance.now()
 
-      const fresh = conn && conn.openedAt >= hopStart ? conn : undefined
-      const timings: ProbeTimings = {
-        dnsMs: ms(fresh?.dnsMs),
-        connectMs: ms(fresh?.connectMs),
-        tlsMs: ms(fresh?.tlsMs),
-        serverWaitMs: ms(headersAt - Math.max(hopStart, fresh?.readyAt ?? hopStart)) ?? 0,
-        ttfbMs: ms(headersAt - start) ?? 0,
-        totalMs: ms(end - start) ?? 0,
-      }
-      const response: ProbeResponse = {
-        status: res.statusCode,
-        httpVersion: conn?.alpnProtocol === 'h2' ? '2' : '1.1',
-        ...splitHeaders(res.headers),
-        contentType,
-        contentEncoding: firstHeader(res.headers['content-encoding'])?.toLowerCase() ?? null,
-        bodyBytesWire: count.wire,
-        bodyBytesDecoded: count.decoded,
-        bodyTruncated: count.truncated,
-      }
+      const timings = timingsOf(conn, { start, hopStart, headersAt, end })
+      const response = responseOf(res.statusCode, res.headers, conn?.alpnProtocol, contentType, count)
       const result: ProbeResult = {
         inputUrl: url.href,
         finalUrl: current.href,
@@ -219,7 +173,7 @@ export async function probe(url: URL, opts: ProbeOptions = {}): Promise<ProbeRes
         timings,
         tls: current.protocol === 'https:' ? (conn?.tls ?? null) : null,
         alternate: await alternate,
-        tlsScan: await scanResult(scan, current),
+        tlsScan: await scanResult(scanner.current(), current),
         cors: null,
         startedAt,
         page:
@@ -259,11 +213,115 @@ export async function probe(url: URL, opts: ProbeOptions = {}): Promise<ProbeRes
   }
 }
 
+/** What the check sends with every request: its user agent, HTML first, the usual encodings. */
+function requestHeaders(opts: ProbeOptions): Record<string, string> {
+  return {
+    'user-agent': opts.userAgent ?? defaultUserAgent(),
+    accept: 'text/html,*/*;q=0.8',
+    'accept-encoding': 'gzip, deflate, br',
+  }
+}
+
+/**
+ * The final hop's timings: DNS, connect and TLS only when its connection was opened for it (a
+ * reused one cost nothing), the server's wait from when the connection was ready.
+ */
+function timingsOf(
+  conn: Connection | undefined,
+  t: { start: number; hopStart: number; headersAt: number; end: number },
+): ProbeTimings {
+  const fresh = conn && conn.openedAt >= t.hopStart ? conn : undefined
+  return {
+    dnsMs: ms(fresh?.dnsMs),
+    connectMs: ms(fresh?.connectMs),
+    tlsMs: ms(fresh?.tlsMs),
+    serverWaitMs: ms(t.headersAt - Math.max(t.hopStart, fresh?.readyAt ?? t.hopStart)) ?? 0,
+    ttfbMs: ms(t.headersAt - t.start) ?? 0,
+    totalMs: ms(t.end - t.start) ?? 0,
+  }
+}
+
+/** The check's two agents: the page's own, and the companion's (other scheme) with a shorter connect. */
+function agentsFor(opts: ProbeOptions, connectTimeoutMs: number, totalTimeoutMs: number) {
+  const agentOptions = {
+    allowPrivateTargets: opts.allowPrivateTargets,
+    extraCA: opts.extraCA,
+    resolver: opts.resolver,
+    ioTimeoutMs: totalTimeoutMs,
+    // a server that speaks only TLS 1.0/1.1 is judged, not failed (tls/legacy.ts)
+    legacyFallback: true,
+  }
+  const main = createGuardedAgent({ ...agentOptions, connectTimeoutMs })
+  const companion = createGuardedAgent({
+    ...agentOptions,
+    connectTimeoutMs: Math.min(connectTimeoutMs, PROBE_DEFAULTS.alternateTimeoutMs),
+  })
+  return { main, companion }
+}
+
+type Scan = { origin: string; result: Promise<TlsScan>; abort: AbortController }
+
+/**
+ * The TLS scan asks about the https origin the check is at, from the moment it gets there (the
+ * first URL or a redirect hop); a plain-http page has no handshake to judge, so it gets none. A
+ * new origin aborts the scan of the one before.
+ */
+function tlsScanner(opts: ProbeOptions, connectTimeoutMs: number, signal: AbortSignal) {
+  let scan: Scan | null = null
+  return {
+    at(target: URL): void {
+      if (opts.tlsScan === false || target.protocol !== 'https:') return
+      const origin = originKey(target.protocol, target.hostname, target.port)
+      if (scan?.origin === origin) return
+      scan?.abort.abort()
+      const abort = new AbortController()
+      const result = scanHandshakes(target, {
+        allowPrivateTargets: opts.allowPrivateTargets,
+        resolver: opts.resolver,
+        timeoutMs: Math.min(connectTimeoutMs, TLS_SCAN.handshakeTimeoutMs),
+        signal: AbortSignal.any([signal, abort.signal]),
+      })
+      scan = { origin, result, abort }
+    },
+    current: (): Scan | null => scan,
+  }
+}
+
+/** One redirect on the way, with the cookies it set. */
+function redirectHop(
+  from: URL,
+  status: number,
+  location: string,
+  headers: Record<string, string | string[] | undefined>,
+): RedirectHop {
+  const hop: RedirectHop = { url: from.href, status, location }
+  const hopCookies = headers['set-cookie']
+  if (hopCookies !== undefined) hop.setCookies = Array.isArray(hopCookies) ? hopCookies : [hopCookies]
+  return hop
+}
+
+/** The final response as the signals read it: status, protocol, headers and body sizes. */
+function responseOf(
+  status: number,
+  headers: Record<string, string | string[] | undefined>,
+  alpnProtocol: string | null | undefined,
+  contentType: string | null,
+  count: { wire: number; decoded: number; truncated: boolean },
+): ProbeResponse {
+  return {
+    status,
+    httpVersion: alpnProtocol === 'h2' ? '2' : '1.1',
+    ...splitHeaders(headers),
+    contentType,
+    contentEncoding: firstHeader(headers['content-encoding'])?.toLowerCase() ?? null,
+    bodyBytesWire: count.wire,
+    bodyBytesDecoded: count.decoded,
+    bodyTruncated: count.truncated,
+  }
+}
+
 /** The scan of the final URL's origin; one of an origin the redirects left is dropped unread. */
-async function scanResult(
-  scan: { origin: string; result: Promise<TlsScan>; abort: AbortController } | null,
-  final: URL,
-): Promise<TlsScan | null> {
+async function scanResult(scan: Scan | null, final: URL): Promise<TlsScan | null> {
   if (!scan) return null
   if (scan.origin === originKey(final.protocol, final.hostname, final.port)) return scan.result
   scan.abort.abort()
