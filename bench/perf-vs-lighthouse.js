@@ -3,6 +3,12 @@
  * Our performance estimate against real Lighthouse, on the same local pages.
  *
  *   npm run build && node bench/perf-vs-lighthouse.js [--runs N] [--lh-cache FILE] [--md FILE] [--only a,b]
+ *   npm run build && node bench/perf-vs-lighthouse.js --medians test/fixtures/perf-corpus/lab-medians.json [--md FILE]
+ *
+ * --medians FILE: no browser at all; Lighthouse's medians come from the file that
+ * bench/perf-lab-corpus.js wrote (both corpora, measured through the lab mode), and the report is
+ * given for each part: the first corpus (32 pages), the unseen corpus's tuning part and its
+ * held-out part (test/fixtures/perf-corpus/unseen.js heldOut, fixed before any tuning), and all.
  *
  * Serves the corpus (test/fixtures/perf-corpus/), runs Lighthouse 12 on every page (mobile, its
  * default simulated throttling: RTT 150 ms, 1638.4 Kbps, CPU 4×; performance category only) in
@@ -21,14 +27,16 @@ import { performance } from 'node:perf_hooks'
 import * as chromeLauncher from 'chrome-launcher'
 import lighthouse from 'lighthouse'
 import { runCheck } from '../dist/checks/index.js'
-import { startCorpus } from '../test/fixtures/perf-corpus/corpus.js'
+import { PAGES, startCorpus } from '../test/fixtures/perf-corpus/corpus.js'
+import { heldOut, UNSEEN_PAGES } from '../test/fixtures/perf-corpus/unseen.js'
 
 const CHROME_FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking']
 
 function parseArgs(argv) {
-  const args = { cache: null, md: null, only: null, runs: 3 }
+  const args = { cache: null, md: null, only: null, runs: 3, medians: null }
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--lh-cache') args.cache = argv[++i]
+    else if (argv[i] === '--medians') args.medians = argv[++i]
     else if (argv[i] === '--md') args.md = argv[++i]
     else if (argv[i] === '--only') args.only = argv[++i].split(',')
     else if (argv[i] === '--runs') args.runs = Number(argv[++i])
@@ -137,8 +145,84 @@ async function runOurs(urls) {
   return out
 }
 
+/** ρ, bands and mean absolute error of one part of the corpus. */
+export function agreement(rows) {
+  let offByOne = 0
+  let offByTwo = 0
+  for (const r of rows) {
+    const diff = Math.abs(band(r.lh.score) - band(r.ours.score))
+    if (diff === 1) offByOne++
+    if (diff >= 2) offByTwo++
+  }
+  const rho = spearman(
+    rows.map((r) => r.lh.score),
+    rows.map((r) => r.ours.score),
+  )
+  const mae = rows.reduce((s, r) => s + Math.abs(r.lh.score - r.ours.score), 0) / rows.length
+  return { n: rows.length, rho, same: rows.length - offByOne - offByTwo, offByOne, offByTwo, mae }
+}
+
+async function fromMedians(args) {
+  const file = JSON.parse(await readFile(args.medians, 'utf8'))
+  const pages = [...PAGES, ...UNSEEN_PAGES].filter(
+    (p) => file.pages[p.name] && (!args.only || args.only.includes(p.name)),
+  )
+  const corpus = await startCorpus({ pages })
+  try {
+    const urls = Object.fromEntries(pages.map((p) => [p.name, corpus.url(p.name)]))
+    const ours = await runOurs(urls)
+    const rows = pages.map((p) => {
+      const m = file.pages[p.name]
+      return { name: p.name, lh: { ...m, ...m.metrics }, ours: ours[p.name] }
+    })
+    const parts = [
+      ['first corpus (32)', rows.filter((r) => !r.name.startsWith('u-'))],
+      ['unseen: tuning', rows.filter((r) => r.name.startsWith('u-') && !heldOut(r.name))],
+      ['unseen: held out', rows.filter((r) => heldOut(r.name))],
+      ['unseen: all', rows.filter((r) => r.name.startsWith('u-'))],
+      ['everything', rows],
+    ]
+    const out = [
+      table(rows),
+      '',
+      '| part | pages | Spearman ρ | same band | one apart | two apart | mean abs error |',
+      '|---|---:|---:|---:|---:|---:|---:|',
+    ]
+    for (const [label, list] of parts) {
+      if (list.length < 2) continue
+      const a = agreement(list)
+      out.push(
+        `| ${label} | ${a.n} | ${a.rho.toFixed(3)} | ${a.same} | ${a.offByOne} | ${a.offByTwo} | ${a.mae.toFixed(1)} |`,
+      )
+    }
+    const text = `${out.join('\n')}\n\nLighthouse ${file.lighthouseVersion}, medians of ${file.measuredAt}\n`
+    process.stdout.write(text)
+    if (args.md) await writeFile(args.md, text)
+  } finally {
+    await corpus.close()
+  }
+}
+
+function table(rows) {
+  const s = (v) => (v == null ? '-' : String(Math.round(v)))
+  const c = (v) => (v == null ? '-' : Number(v).toFixed(3))
+  const lines = [
+    '| page | Lighthouse (runs) | ours | LH FCP / LCP / SI / TBT ms, CLS | our FCP / LCP / SI / TBT ms, CLS | band |',
+    '|---|---:|---:|---|---|---|',
+  ]
+  for (const r of rows) {
+    const diff = Math.abs(band(r.lh.score) - band(r.ours.score))
+    const m = r.ours.metrics
+    lines.push(
+      `| ${r.name}${heldOut(r.name) ? ' (held out)' : ''} | ${r.lh.score} (${r.lh.runs.join(', ')}) | ${r.ours.score} | ${s(r.lh.fcp)} / ${s(r.lh.lcp)} / ${s(r.lh.si)} / ${s(r.lh.tbt)}, ${c(r.lh.cls)} | ${s(m.fcp)} / ${s(m.lcp)} / ${s(m.si)} / ${s(m.tbt)}, ${c(m.cls)} | ${diff === 0 ? 'same' : `${BAND_NAMES[band(r.lh.score)]} vs ${BAND_NAMES[band(r.ours.score)]}`} |`,
+    )
+  }
+  return lines.join('\n')
+}
+
 async function main() {
   const args = parseArgs(process.argv.slice(2))
+  if (args.medians) return fromMedians(args)
   const corpus = await startCorpus()
   try {
     const names = corpus.pages.map((p) => p.name).filter((n) => !args.only || args.only.includes(n))

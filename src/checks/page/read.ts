@@ -200,7 +200,10 @@ export function readPage(html: string, documentUrl: string, opts: ReadPageOption
           const bytes = Buffer.byteLength(text)
           if (kind === 'script') {
             const script = rawScripts.at(-1)
-            if (script && script.src === null) script.inlineBytes = bytes
+            if (script && script.src === null) {
+              script.inlineBytes = bytes
+              if (insertsLate(text)) script.insertsLate = true
+            }
           } else {
             rawStyles.push({ bytes, inHead: !inBody, css: text })
           }
@@ -237,6 +240,7 @@ export function readPage(html: string, documentUrl: string, opts: ReadPageOption
       bytes,
       inHead,
       imports: cssImports(css).flatMap((href) => resolve(href) ?? []),
+      ...fontFaceRules(css),
     })),
     images: keep(rawImages, 'src'),
     hints: keep(rawHints, 'href'),
@@ -301,4 +305,24 @@ export function cssImports(css: string): string[] {
     rest = rest.slice(m[0].length)
   }
   return imports
+}
+
+/** Timers and promises: code that runs after the first paint. */
+const LATER = /\b(setTimeout|setInterval|requestIdleCallback)\s*\(|\.then\s*\(|\bawait\s/
+/** DOM calls that put new content before or at the top of existing content. */
+const INSERTS_ABOVE =
+  /\.(insertBefore|prepend|before)\s*\(|\.insertAdjacent(HTML|Element|Text)\s*\(\s*['"](beforebegin|afterbegin)['"]/i
+
+/** An inline script that inserts content above what is shown, after a timer or a network answer. */
+function insertsLate(code: string): boolean {
+  const head = code.slice(0, 64 * 1024)
+  return LATER.test(head) && INSERTS_ABOVE.test(head)
+}
+
+const FONT_FACE_RULE = /@font-face\s*\{[^{}]*\}/gi
+
+/** An inline style's @font-face rules (at most 8 KB of them), when it has any. */
+function fontFaceRules(css: string): { fontFaceCss?: string } {
+  const rules = css.slice(0, 256 * 1024).match(FONT_FACE_RULE)
+  return rules ? { fontFaceCss: rules.join('\n').slice(0, 8 * 1024) } : {}
 }

@@ -18,7 +18,13 @@ export interface PageInfo {
   scripts: PageScript[]
   stylesheets: PageStylesheet[]
   /** Inline `<style>` blocks. */
-  inlineStyles: { bytes: number; inHead: boolean; imports: string[] }[]
+  inlineStyles: {
+    bytes: number
+    inHead: boolean
+    imports: string[]
+    /** Its @font-face rules, as written (bounded), for the web fonts the page's text waits for. */
+    fontFaceCss?: string
+  }[]
   images: PageImage[]
   /** `<link rel>` hints: preload, modulepreload, preconnect, dns-prefetch, prefetch. */
   hints: { rel: string; href: string; as: string | null; type: string | null; crossorigin: string | null }[]
@@ -31,6 +37,11 @@ export interface PageScript {
   src: string | null
   /** Bytes of an inline script's code (0 for external ones). */
   inlineBytes: number
+  /**
+   * An inline script that puts elements above existing content after a timer or a network answer
+   * (setTimeout, a promise's then): content that arrives after the first paint and moves the page.
+   */
+  insertsLate?: boolean
   integrity: string | null
   crossorigin: string | null
   async: boolean

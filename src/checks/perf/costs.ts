@@ -26,6 +26,7 @@ export type CostKind =
   | 'compression'
   | 'document-size'
   | 'scripts'
+  | 'layout-shift'
 
 export interface Cost {
   kind: CostKind
@@ -97,6 +98,18 @@ const REMEDIES: Remedy[] = [
     kind: 'scripts',
     applies: (l) => nonEmpty(l.resources.filter((r) => r.fetched && r.kind === 'script')),
     fix: (l) => withResources(l, (r) => (r.kind === 'script' ? { ...r, decodedBytes: 0 } : r)),
+  },
+  {
+    kind: 'layout-shift',
+    metrics: ['cls'],
+    applies: (l) =>
+      (l.lateInserts ?? 0) > 0 || l.resources.some((r) => r.kind === 'image' && r.firstScreen && r.unsized)
+        ? l.resources.filter((r) => r.kind === 'image' && r.firstScreen && r.unsized)
+        : null,
+    fix: (l) => ({
+      ...withResources(l, (r) => (r.unsized ? { ...r, unsized: false } : r)),
+      lateInserts: 0,
+    }),
   },
   {
     kind: 'redirects',

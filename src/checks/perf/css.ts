@@ -10,8 +10,9 @@ export interface FontFace {
   /** The URL a browser fetches: the first woff2 source, else the first url(). As written. */
   url: string
   /**
-   * Text waits for the font: font-display auto or block (Chrome hides text for up to 3 s). swap,
-   * fallback and optional paint the fallback font first.
+   * The text's final paint waits for the font: font-display auto or block (Chrome hides text for up
+   * to 3 s), and fallback (Lighthouse's largest paint waits for it as for block: measured on the
+   * corpus). swap and optional paint the fallback font first and keep that paint.
    */
   blocksText: boolean
 }
@@ -32,7 +33,10 @@ export function fontFaces(css: string): FontFace[] {
     const chosen = urls.find((u) => u.format === 'woff2' || /\.woff2(\?|#|$)/i.test(u.url)) ?? urls[0]
     if (!chosen || /^data:/i.test(chosen.url)) continue
     const display = /(?:^|;)\s*font-display\s*:\s*([\w-]+)/i.exec(body)?.[1]?.toLowerCase() ?? 'auto'
-    faces.push({ url: chosen.url, blocksText: display === 'auto' || display === 'block' })
+    faces.push({
+      url: chosen.url,
+      blocksText: display === 'auto' || display === 'block' || display === 'fallback',
+    })
   }
   return faces
 }

@@ -11,12 +11,13 @@
  * - Total blocking time: what cannot be measured without running scripts. Estimated from script
  *   bytes (CPU_COST, slowed 4×): every script task that runs after FCP blocks for its part above
  *   50 ms. Scripts that loop or fetch more are invisible to it.
- * - Cumulative layout shift: cannot be seen without a browser (shifts come from scripts, late
- *   images and fonts). Assumed 0, as Lighthouse measures on most static pages; its weight is kept
- *   so the score stays on Lighthouse's scale. Said in the signal's details.
+ * - Cumulative layout shift: the risks the document shows (layoutShift below): first-screen images
+ *   without width and height, inline scripts that insert content at the top after a timer or a
+ *   network answer. Shifts made by external scripts cannot be seen without a browser; 0 when the
+ *   document shows none, as Lighthouse measures on most static pages.
  */
 import { logNormalScore } from '../lognormal.js'
-import { CPU_COST, METRIC_CURVES, METRIC_WEIGHTS } from './constants.js'
+import { CPU_COST, LAYOUT_SHIFT, METRIC_CURVES, METRIC_WEIGHTS } from './constants.js'
 import { buildGraph, type PageGraph, type PageLoad } from './graph.js'
 import { simulate, type NodeTiming } from './simulate.js'
 import type { MetricEstimate } from './types.js'
@@ -49,7 +50,12 @@ export function estimateMetrics(load: PageLoad, opts: EstimateOptions = {}): Met
     return simulate(graph.nodes.filter((n) => keep.has(n.id)))
   }
   const fcpRun = run(graph.fcp)
-  const fcp = endOf(fcpRun, graph.firstPaint)
+  const plainFcp = endOf(fcpRun, graph.firstPaint)
+  // Lantern's FCP is half optimistic, half pessimistic; they differ only by swap fonts here
+  const fcp =
+    graph.fcpWithSwapFonts && graph.swapPaint
+      ? (plainFcp + endOf(run(graph.fcpWithSwapFonts), graph.swapPaint)) / 2
+      : plainFcp
   const optimistic = latestEnd(run(graph.lcpOptimistic), graph)
   const allRun = run(graph.all)
   const pessimistic = latestEnd(allRun, graph)
@@ -62,7 +68,16 @@ export function estimateMetrics(load: PageLoad, opts: EstimateOptions = {}): Met
     const t = allRun.get(node.id)
     if (t && t.start >= paintInFullRun) tbt += Math.max(0, node.ms - CPU_COST.longTaskMs)
   }
-  return { fcp: round(fcp), lcp: round(lcp), si: round(si), tbt: round(tbt), cls: 0 }
+  return { fcp: round(fcp), lcp: round(lcp), si: round(si), tbt: round(tbt), cls: layoutShift(load) }
+}
+
+/** The layout shift the document's own markup and inline scripts make likely (LAYOUT_SHIFT). */
+export function layoutShift(load: PageLoad): number {
+  const unsized = load.resources.filter((r) => r.kind === 'image' && r.firstScreen && r.unsized).length
+  const images =
+    unsized > 0 ? LAYOUT_SHIFT.firstUnsizedImage + (unsized - 1) * LAYOUT_SHIFT.eachFurtherUnsizedImage : 0
+  const inserts = (load.lateInserts ?? 0) > 0 ? LAYOUT_SHIFT.lateInsert : 0
+  return Math.round(Math.min(LAYOUT_SHIFT.max, images + inserts) * 1000) / 1000
 }
 
 export function scoreMetrics(m: MetricEstimate): Record<MetricName, number> {

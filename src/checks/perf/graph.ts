@@ -28,6 +28,8 @@ export interface PageLoad {
   }
   /** Round trip of the real link (the TCP connect time), taken out of every measured server wait. */
   realRttMs?: number
+  /** Inline scripts that insert content above what is shown after a timer or a network answer. */
+  lateInserts?: number
   resources: CriticalResource[]
 }
 
@@ -35,12 +37,19 @@ export interface PageGraph {
   nodes: SimNode[]
   /** Node ids first contentful paint waits for (the first layout last). */
   fcp: string[]
+  /**
+   * Lantern's pessimistic first paint when the page has swap/optional fonts: they were in before
+   * the observed first paint, so half of the metric waits for them; null without such fonts.
+   */
+  fcpWithSwapFonts: string[] | null
   /** Optimistic LCP: the FCP graph plus the LCP image, its paint, and every font. */
   lcpOptimistic: string[]
   /** Pessimistic LCP: everything. */
   all: string[]
-  /** The node whose end is first contentful paint. */
+  /** The node whose end is first contentful paint (without swap fonts). */
   firstPaint: string
+  /** The node whose end is the first paint with the swap fonts in (see fcpWithSwapFonts). */
+  swapPaint: string | null
   /** Ids of low-priority images: they take bandwidth but their end is not the LCP. */
   lowPriorityImages: Set<string>
   /** Script tasks that do not block rendering (deferred, async, or parser-blocking in body). */
@@ -106,6 +115,7 @@ export function buildGraph(load: PageLoad, link = SIMULATED_MOBILE): PageGraph {
   const blockingCss: string[] = []
   const blockingScripts: string[] = []
   const fonts: string[] = []
+  const swapFonts: string[] = []
   let cssBytes = 0
 
   for (const { r, i } of fetched) {
@@ -146,7 +156,7 @@ export function buildGraph(load: PageLoad, link = SIMULATED_MOBILE): PageGraph {
     if (r.kind !== 'font') continue
     const deps = r.parent === null ? ['document'] : [rid(r.parent), ...style]
     net(rid(i), r.url, r.wireBytes, serverOf(r.url), r.h2, PRIORITY.font, deps)
-    fonts.push(rid(i))
+    ;(r.blocksText ? fonts : swapFonts).push(rid(i))
   }
   const layoutMs =
     (CPU_COST.firstLayoutMs + (cssBytes / 1000) * CPU_COST.styleMsPerKB) *
@@ -157,16 +167,18 @@ export function buildGraph(load: PageLoad, link = SIMULATED_MOBILE): PageGraph {
   const fcp = ['document', 'parse', ...blockingCss, ...blockingScripts, 'first-paint']
   load.redirects.forEach((_, i) => fcp.push(`redirect-${i}`))
   for (const { r, i } of fetched) if (r.kind === 'script' && r.renderBlocking) fcp.push(rid(i))
-  // Fonts load at the highest priority, and Lantern counts every such request that finished
-  // before the observed first paint as render-blocking: on a real load the fonts named by the
-  // stylesheets nearly always have, whatever their font-display (measured: a page with two
-  // font-display: swap fonts gets the same Lighthouse FCP as with blocking ones, minus the swap).
-  let firstPaint = 'first-paint'
-  if (fonts.length > 0) {
-    cpu('text-paint', 0, ['first-paint', ...fonts], 'layout')
-    fcp.push(...fonts, 'text-paint')
-    firstPaint = 'text-paint'
+  // Web fonts (measured through the lab on the corpora, Lighthouse 12.8): with font-display auto,
+  // block or fallback the first paint does not wait for them (Chrome paints the page, its text
+  // invisible), but the largest paint, the text's, does. With swap or optional the text is
+  // painted at once in the fallback font and that paint stays the largest; Lantern's pessimistic
+  // first-paint graph holds the fonts (they were in before the observed paint), so half of FCP
+  // waits for them, and LCP is no later than that.
+  const firstPaint = 'first-paint'
+  let swapPaint: string | null = null
+  if (swapFonts.length > 0) {
+    swapPaint = cpu('swap-paint', 0, ['first-paint', ...swapFonts], 'layout').id
   }
+  const textPaint = fonts.length > 0 ? cpu('text-paint', 0, ['first-paint', ...fonts], 'layout').id : null
   // the rest of a long document is parsed and laid out after the first paint, in long tasks
   cpu(
     'parse-rest',
@@ -176,9 +188,9 @@ export function buildGraph(load: PageLoad, link = SIMULATED_MOBILE): PageGraph {
   )
   // every font and first-screen image that arrives makes the page recompute style and layout, a
   // task as long as the first one (so long with a lot of CSS)
-  for (const id of fonts) cpu(`relayout-${id}`, layoutMs, [id, 'first-paint'], 'layout')
+  for (const id of [...fonts, ...swapFonts]) cpu(`relayout-${id}`, layoutMs, [id, 'first-paint'], 'layout')
 
-  const lcpOptimistic = [...fcp, ...fonts]
+  const lcpOptimistic = [...fcp, ...fonts, ...(textPaint ? [textPaint] : [])]
   for (const { r, i } of fetched) {
     if (r.kind !== 'image') continue
     // a lazy image is only requested once layout shows it is near the viewport
@@ -193,13 +205,16 @@ export function buildGraph(load: PageLoad, link = SIMULATED_MOBILE): PageGraph {
       deps,
     )
     // Chrome raises the priority of the images it lays out on the first screen; the others stay
-    // Low, and Lantern ends LCP at the last node that is not a low-priority image. A lazy image
-    // keeps its Low priority in the trace, so Lighthouse never ends LCP on it.
-    if (!r.firstScreen || r.lazy) lowPriorityImages.add(rid(i))
+    // Low, and Lantern ends LCP at the last node that is not a low-priority image. The likely
+    // largest image lazy-loaded on the first screen is still the largest paint: it is only
+    // requested after layout (measured through the lab: Lighthouse's LCP waits for it, a little
+    // later than for the same image loaded eagerly).
+    const lazyLcp = r.lazy && r.lcpCandidate && r.firstScreen
+    if ((!r.firstScreen || r.lazy) && !lazyLcp) lowPriorityImages.add(rid(i))
     else cpu(`relayout-${rid(i)}`, layoutMs, [rid(i), 'first-paint'], 'layout')
     if (r.lcpCandidate) {
       lcpOptimistic.push(rid(i))
-      if (!r.lazy) {
+      if (!r.lazy || lazyLcp) {
         const ms = (r.wireBytes / 100_000) * CPU_COST.imageDecodeMsPer100KB * link.cpuSlowdown
         lcpOptimistic.push(cpu('image-paint', ms, [rid(i), 'first-paint'], 'image').id)
       }
@@ -208,9 +223,11 @@ export function buildGraph(load: PageLoad, link = SIMULATED_MOBILE): PageGraph {
   return {
     nodes,
     fcp: unique(fcp),
+    fcpWithSwapFonts: swapPaint ? unique([...fcp, ...swapFonts, swapPaint]) : null,
     lcpOptimistic: unique(lcpOptimistic),
     all: nodes.map((n) => n.id),
     firstPaint,
+    swapPaint,
     lowPriorityImages,
     nonBlockingScriptTasks,
     tasks,

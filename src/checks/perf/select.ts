@@ -7,6 +7,7 @@
  */
 import type { PageInfo, PageImage, PageScript, PageStylesheet } from '../page/types.js'
 import { GATHER_BOUNDS } from './constants.js'
+import { fontFaces } from './css.js'
 import type { CriticalResource, ResourceKind } from './types.js'
 
 /** Images a mobile first screen (412 × 823 CSS px in Lighthouse) plausibly shows, in document order. */
@@ -103,11 +104,29 @@ export function selectCritical(page: PageInfo): Selection {
     // a lazy image further down is not requested during the load (Chrome waits until it nears the viewport)
     if (lazy && !firstScreen) return
     add(
-      { ...blankResource(img.src, 'image', null), lazy, firstScreen, lcpCandidate: img === candidate },
+      {
+        ...blankResource(img.src, 'image', null),
+        lazy,
+        firstScreen,
+        lcpCandidate: img === candidate,
+        unsized: img.width === null || img.height === null,
+      },
       GATHER_BOUNDS.maxImages,
       countOf('image'),
     )
   })
+
+  // web fonts of the page's own <style> blocks: found with the document, like a preload
+  for (const style of page.inlineStyles)
+    for (const face of style.fontFaceCss ? fontFaces(style.fontFaceCss) : []) {
+      const url = absolute(face.url, page.baseUrl)
+      if (url)
+        add(
+          { ...blankResource(url, 'font', null), blocksText: face.blocksText },
+          GATHER_BOUNDS.maxFonts,
+          countOf('font'),
+        )
+    }
 
   for (const hint of page.hints)
     if (hint.rel === 'preload' && hint.as === 'font')
@@ -123,10 +142,14 @@ export function selectCritical(page: PageInfo): Selection {
 
 /**
  * The likely largest contentful paint among the first-screen images: one marked
- * fetchpriority=high, else the largest declared area, else the first.
+ * fetchpriority=high, else the largest declared area, else the first. A lazy image after an eager
+ * one is taken to be below the first screen (what lazy loading is for), so it is no candidate; a
+ * lazy image with only lazy ones before it is likely the hero itself, lazy-loaded.
  */
 function lcpCandidate(images: PageImage[]): PageImage | undefined {
-  const firstScreen = images.slice(0, FIRST_SCREEN_IMAGES)
+  const firstScreen = images
+    .slice(0, FIRST_SCREEN_IMAGES)
+    .filter((img, i, all) => img.loading !== 'lazy' || all.slice(0, i).every((b) => b.loading === 'lazy'))
   const high = firstScreen.find((img) => img.fetchpriority?.toLowerCase() === 'high')
   if (high) return high
   const area = (img: PageImage) => (img.width ?? 0) * (img.height ?? 0)
@@ -164,4 +187,12 @@ function blocksRender(s: PageStylesheet): boolean {
 
 function isFetchable(url: string): boolean {
   return /^https?:\/\//i.test(url)
+}
+
+function absolute(href: string, base: string): string | null {
+  try {
+    return new URL(href, base).href
+  } catch {
+    return null
+  }
 }

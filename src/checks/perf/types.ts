@@ -21,8 +21,14 @@ export interface CriticalResource {
   lazy: boolean
   /** Images: among the first ones in document order, so plausibly on the first screen (Chrome raises their priority). */
   firstScreen: boolean
-  /** Fonts: text stays invisible until it arrives (font-display auto/block, Chrome's default for up to 3 s). */
+  /**
+   * Fonts: the text's final paint waits for it (font-display auto or block: invisible for up to
+   * 3 s; fallback: swapped in when it arrives early enough, which on the simulated link it does not
+   * before the largest paint). swap and optional paint the fallback font at once.
+   */
   blocksText: boolean
+  /** Images: no width or height attribute, so the content under it moves when it arrives. */
+  unsized?: boolean
   /** Fetched at all (false: blocked by the URL guard, or left out by a bound; see `error`). */
   fetched: boolean
   status: number | null

@@ -88,7 +88,7 @@ export function pagespeed(probe: ProbeResult, _now: Date): Signal {
     weights: METRIC_WEIGHTS,
     unmeasured: {
       tbt: 'estimated from script bytes: scripts are not run',
-      cls: 'assumed 0: layout shifts need a browser',
+      cls: 'estimated from the markup: images without dimensions and inline scripts that insert content late; other shifts need a browser',
     },
     costs: costs.map((c) => ({ kind: c.kind, points: c.points })),
     subresources: critical
@@ -136,6 +136,7 @@ export function pageLoadOf(probe: ProbeResult): PageLoad {
     },
     resources: probe.critical?.resources ?? [],
     ...(probe.timings.connectMs !== null ? { realRttMs: probe.timings.connectMs } : {}),
+    lateInserts: probe.page?.scripts.filter((s) => s.insertsLate).length ?? 0,
   }
 }
 
@@ -171,7 +172,7 @@ function describe(cost: Cost, probe: ProbeResult, compressedBytes: number | null
     case 'lazy-lcp':
       return `The likely largest image ${excerpt(fileName(cost.resources[0].url))} is loading="lazy", so it starts only after layout; load it eagerly`
     case 'fonts':
-      return `${plural(cost.resources.length, 'web font')} (${total}: ${list()}) are found only once the stylesheets are in, and the first paint waits for them; preload them, or use fewer`
+      return `${plural(cost.resources.length, 'web font')} (${total}: ${list()}) are found only once the stylesheets are in, and the text's paint waits for them; preload them, or use fewer`
     case 'scripts': {
       // the CPU runs what was decoded, so the sizes here are decoded ones
       const code = [...cost.resources].sort((a, b) => b.decodedBytes - a.decodedBytes)
@@ -180,6 +181,16 @@ function describe(cost: Cost, probe: ProbeResult, compressedBytes: number | null
         .map((r) => `${excerpt(fileName(r.url))} ${fmtBytes(r.decodedBytes)}`)
         .join(', ')
       return `Scripts (${fmtBytes(code.reduce((sum, r) => sum + r.decodedBytes, 0))} of code: ${named}${code.length > 3 ? ', …' : ''}) keep a phone's main thread busy; ship less JavaScript or split it`
+    }
+    case 'layout-shift': {
+      const images = cost.resources.length
+      const parts = [
+        images > 0 ? `${plural(images, 'first-screen image')} without width and height` : null,
+        (probe.page?.scripts.some((s) => s.insertsLate) ?? false)
+          ? 'an inline script that inserts content at the top after the page has painted'
+          : null,
+      ].filter(Boolean)
+      return `Likely layout shift: ${parts.join(' and ')} ${parts.length > 1 || images > 1 ? 'move' : 'moves'} the page as it loads; set width and height, reserve space for late content`
     }
     case 'redirects':
       return `Redirect chain ${[...probe.redirects.map((h) => excerpt(h.url, 60)), excerpt(probe.finalUrl, 60)].join(' → ')} costs ${plural(probe.redirects.length, 'extra round trip')}; link straight to the final URL`

@@ -134,6 +134,34 @@ describe('scripts', () => {
     expect(p.httpEquiv).toEqual([])
     expect(p.scripts).toHaveLength(1)
   })
+
+  it('flags an inline script that inserts content at the top after a timer or a network answer', () => {
+    const late = read(
+      `<script>addEventListener('load', function () { setTimeout(function () { document.body.insertBefore(d, document.body.firstChild) }, 800) })</script>`,
+    )
+    expect(late.scripts[0].insertsLate).toBe(true)
+    const fetched = read(
+      `<script>fetch('/b').then(r => r.text()).then(t => main.insertAdjacentHTML('afterbegin', t))</script>`,
+    )
+    expect(fetched.scripts[0].insertsLate).toBe(true)
+    // at once (before the first paint), or appended at the end: nothing moves
+    expect(read(`<script>document.body.prepend(banner)</script>`).scripts[0].insertsLate).toBeUndefined()
+    expect(
+      read(`<script>setTimeout(() => list.appendChild(li), 500)</script>`).scripts[0].insertsLate,
+    ).toBeUndefined()
+  })
+})
+
+describe('inline styles', () => {
+  it("keeps an inline style's @font-face rules for the web fonts the text waits for", () => {
+    const p = read(
+      `<style>@font-face { font-family: F; src: url("/f.woff2") format("woff2") } body { font-family: F }</style>`,
+    )
+    expect(p.inlineStyles[0].fontFaceCss).toBe(
+      '@font-face { font-family: F; src: url("/f.woff2") format("woff2") }',
+    )
+    expect(read('<style>body { color: red }</style>').inlineStyles[0].fontFaceCss).toBeUndefined()
+  })
 })
 
 describe('noscript, template, picture', () => {

@@ -54,8 +54,10 @@ describe('the corpus, end to end', () => {
     expect(await score('img-lazy-below')).toBeGreaterThan(await score('img-6x300k'))
   })
 
-  it('waits for the web fonts a stylesheet names', async () => {
-    expect((await metrics('fonts-block')).fcp).toBeGreaterThan((await metrics('css-small')).fcp + 500)
+  it('waits for the web fonts a stylesheet names: the text paint (LCP), not the first paint', async () => {
+    // Lighthouse 12.8 (lab medians): fonts-block FCP 0.8 s, LCP 2.0 s; css-small 0.8 s
+    expect((await metrics('fonts-block')).lcp).toBeGreaterThan((await metrics('css-small')).lcp + 500)
+    expect((await metrics('fonts-block')).fcp).toBeLessThan((await metrics('css-small')).fcp + 300)
   })
 
   it('gives the heavy page of the issue a low score and names a real cost with sizes', async () => {

@@ -59,7 +59,7 @@ describe('pagespeed: what can be judged', () => {
     })
     expect(s.details.unmeasured).toEqual({
       tbt: 'estimated from script bytes: scripts are not run',
-      cls: 'assumed 0: layout shifts need a browser',
+      cls: 'estimated from the markup: images without dimensions and inline scripts that insert content late; other shifts need a browser',
     })
   })
 

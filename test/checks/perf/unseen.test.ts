@@ -1,0 +1,81 @@
+/**
+ * The estimate on the unseen corpus (test/fixtures/perf-corpus/unseen.js), end to end: probe,
+ * gather, simulation, score. Each case is a page the estimate got wrong before its rule existed,
+ * against Lighthouse 12.8's medians measured through the lab (lab-medians.json, read here so the
+ * test never needs a browser): a lazy-loaded hero, fonts that hold the text paint back, images
+ * without dimensions and content inserted late.
+ */
+import { readFileSync } from 'node:fs'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runCheck } from '../../../src/checks/engine.js'
+import type { CheckReport } from '../../../src/checks/types.js'
+import { startCorpus, type Corpus } from '../../fixtures/perf-corpus/corpus.js'
+import { UNSEEN_PAGES } from '../../fixtures/perf-corpus/unseen.js'
+
+const MEDIANS = JSON.parse(
+  readFileSync(new URL('../../fixtures/perf-corpus/lab-medians.json', import.meta.url), 'utf8'),
+) as { pages: Record<string, { score: number; metrics: { fcp: number; lcp: number; cls: number } }> }
+const band = (score: number) => (score >= 90 ? 'good' : score >= 50 ? 'needs improvement' : 'poor')
+
+let corpus: Corpus
+const reports = new Map<string, CheckReport>()
+const check = async (name: string) => {
+  if (!reports.has(name)) reports.set(name, await runCheck(corpus.url(name), { allowPrivateTargets: true }))
+  return reports.get(name)!
+}
+const metrics = async (name: string) =>
+  (await check(name)).signals.pagespeed.details.metrics as { fcp: number; lcp: number; cls: number }
+const sameBand = async (name: string) =>
+  expect(band((await check(name)).performanceScore), name).toBe(band(MEDIANS.pages[name].score))
+
+beforeAll(async () => {
+  corpus = await startCorpus({ pages: UNSEEN_PAGES })
+})
+afterAll(async () => {
+  await corpus?.close()
+})
+
+describe('the estimate on pages it was not built on', () => {
+  it('a lazy-loaded largest image still ends LCP (was 100 and LCP 0.6 s)', async () => {
+    const m = await metrics('u-lazy-hero-900k')
+    expect(m.lcp).toBeGreaterThan(4000)
+    expect((await check('u-lazy-hero-900k')).performanceScore).toBeLessThan(90)
+    await sameBand('u-lazy-hero-900k')
+    // what it costs is its weight (Lighthouse: the same hero eager scored the same)
+    expect((await check('u-lazy-hero-900k')).signals.pagespeed.message).toMatch(/^Images weigh 900 KB/)
+  })
+
+  it('text-blocking fonts hold back the text paint, not the first paint (was FCP 3.5 s)', async () => {
+    const block = await metrics('u-font-block-2x250k')
+    expect(block.fcp).toBeLessThan(1200)
+    expect(block.lcp).toBeGreaterThan(3000)
+    await sameBand('u-font-block-2x250k')
+    // swap: half the first paint waits (Lantern), the largest paint no later
+    const swap = await metrics('u-font-swap-2x250k')
+    expect(swap.fcp).toBeGreaterThan(block.fcp + 800)
+    expect(swap.lcp).toBeLessThan(block.lcp - 800)
+    await sameBand('u-font-swap-2x250k')
+  })
+
+  it("finds the web fonts of the page's own <style> (was not seen: LCP 0.6 s)", async () => {
+    const m = await metrics('u-font-inline-auto-400k')
+    expect(m.lcp).toBeGreaterThan(m.fcp + 1000)
+  })
+
+  it('first-screen images without dimensions are layout shift (was CLS 0 and 99)', async () => {
+    expect((await metrics('u-cls-img-nodims-1')).cls).toBeGreaterThanOrEqual(0.1)
+    expect((await metrics('u-cls-img-dims-late')).cls).toBe(0)
+    await sameBand('u-cls-img-nodims-1')
+    await sameBand('u-cls-img-dims-late')
+    expect((await check('u-cls-img-nodims-1')).signals.pagespeed.message).toMatch(
+      /^Likely layout shift: 1 first-screen image without width and height/,
+    )
+  })
+
+  it('content an inline script inserts after a timer is layout shift (was CLS 0 and 100)', async () => {
+    expect((await metrics('u-cls-insert-late-300')).cls).toBeGreaterThanOrEqual(0.1)
+    await sameBand('u-cls-insert-late-300')
+    // inserted on load, before anything was painted here: Lighthouse saw no shift either
+    expect((await metrics('u-cls-insert-load-300')).cls).toBe(0)
+  })
+})
