@@ -8,12 +8,9 @@ import type { SitehealthClient } from '../client/client.js'
 import type { Monitor, MonitorPatch } from '../contract/monitors.js'
 import type { Current, PlanItem } from './plan.js'
 
-/** Shown once: a new webhook channel's signing secret. */
-export interface NewSecret {
-  monitor: string
-  channel: string
-  secret: string
-}
+/** Shown once: a new webhook channel's signing secret, or a new heartbeat monitor's push URL. */
+export type NewSecret =
+  { monitor: string; channel: string; secret: string } | { monitor: string; push_url: string }
 
 export interface ApplyResult {
   applied: PlanItem[]
@@ -50,9 +47,11 @@ export function applyOrder(items: PlanItem[]): PlanItem[] {
 }
 
 function secretsOf(m: Monitor): NewSecret[] {
-  return m.channels
+  const out: NewSecret[] = m.channels
     .filter((c) => c.secret)
     .map((c) => ({ monitor: m.ref ?? m.id, channel: c.name ?? c.type, secret: c.secret! }))
+  if (m.push_url) out.push({ monitor: m.ref ?? m.id, push_url: m.push_url })
+  return out
 }
 
 async function applyOne(
@@ -70,7 +69,7 @@ async function applyOne(
       if (paused.get(item.key)) m = await client.updateMonitor(m.id, { paused: true })
       ids.set(item.key, m.id)
     } else if (item.action === 'update') {
-      const { ref: _r, ...rest } = item.body
+      const { ref: _r, type: _t, ...rest } = item.body
       const patch: MonitorPatch = { ...rest }
       if (paused.has(item.key)) patch.paused = paused.get(item.key)
       secrets.push(...secretsOf(await client.updateMonitor(item.id, patch)))

@@ -43,9 +43,13 @@ const M = MonitorCreate.shape
 export const FileMonitor = z
   .strictObject({
     ref: MonitorRef,
+    type: M.type,
     name: M.name,
     url: M.url,
     every: Every.optional(),
+    grace: Every.optional().meta({
+      description: 'Heartbeat monitors: how late a beat may be before down: 90s, 10m, 1h (default 5m).',
+    }),
     paused: z.boolean().optional().meta({ description: 'Keep the monitor paused (default: not managed).' }),
     alerts: M.alerts,
     channels: z

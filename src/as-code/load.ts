@@ -23,8 +23,10 @@ export interface LoadedChannel {
   source: string
 }
 
-export interface LoadedMonitor extends Omit<FileMonitor, 'every' | 'channels'> {
+export interface LoadedMonitor extends Omit<FileMonitor, 'every' | 'grace' | 'channels'> {
   interval_seconds?: number
+  /** Heartbeat monitors: `grace` in seconds. */
+  grace_seconds?: number
   channels: string[]
 }
 
@@ -147,7 +149,16 @@ function crossCheck(
     if (refs.has(m.ref)) problems.push(`${where.at(['monitors', i, 'ref'])}: duplicate ref "${m.ref}"`)
     refs.add(m.ref)
     let url = m.url
-    if (m.url === undefined) problems.push(`${where.at(['monitors', i])}: monitor "${m.ref}" needs a url`)
+    const heartbeat = m.type === 'heartbeat'
+    if (heartbeat && m.url !== undefined)
+      problems.push(`${where.at(['monitors', i, 'url'])}: a heartbeat monitor has no url (its job calls it)`)
+    else if (!heartbeat && m.grace !== undefined)
+      problems.push(
+        `${where.at(['monitors', i, 'grace'])}: grace is for heartbeat monitors (type: heartbeat)`,
+      )
+    if (heartbeat) url = undefined
+    else if (m.url === undefined)
+      problems.push(`${where.at(['monitors', i])}: monitor "${m.ref}" needs a url`)
     else if (m.url.includes('${'))
       problems.push(`${where.at(['monitors', i, 'url'])}: \${VAR} is only substituted in channels`)
     else {
@@ -161,12 +172,17 @@ function crossCheck(
       interval = typeof m.every === 'number' ? m.every : parseEvery(m.every)
       if (interval === undefined) problems.push(`${where.at(['monitors', i, 'every'])}: not an interval`)
     }
+    let grace: number | undefined
+    if (m.grace !== undefined) {
+      grace = typeof m.grace === 'number' || /^\s*0\s*$/.test(m.grace) ? Number(m.grace) : parseEvery(m.grace)
+      if (grace === undefined) problems.push(`${where.at(['monitors', i, 'grace'])}: not a duration`)
+    }
     ;(m.channels ?? []).forEach((c, j) => {
       if (!channels.has(c))
         problems.push(`${where.at(['monitors', i, 'channels', j])}: no channel named "${c}" under channels:`)
     })
-    const { every: _e, channels: names, ...rest } = m
-    monitors.push({ ...rest, url, interval_seconds: interval, channels: names ?? [] })
+    const { every: _e, grace: _g, channels: names, ...rest } = m
+    monitors.push({ ...rest, url, interval_seconds: interval, grace_seconds: grace, channels: names ?? [] })
   })
   const slugs = new Set<string>()
   ;(data.status_pages ?? []).forEach((p, i) => {

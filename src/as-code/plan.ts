@@ -8,6 +8,7 @@
 import { channelFingerprint } from '../contract/fingerprint.js'
 import type { AlertsView, ChannelRequest, Monitor, MonitorCreate } from '../contract/monitors.js'
 import { DEFAULT_DOWN_AFTER, INTERVAL } from '../contract/monitors.js'
+import { GRACE } from '../contract/monitoring.js'
 import type { StatusPage, StatusPageCreate } from '../contract/status-pages.js'
 import type { Loaded, LoadedMonitor } from './load.js'
 
@@ -49,11 +50,12 @@ const urlOf = (u: string) => {
 
 /** What the file asks for one monitor, as a create body with every default filled in. */
 export function desiredMonitor(m: LoadedMonitor, loaded: Loaded): MonitorCreate {
-  const url = urlOf(m.url!)
+  const url = m.type === 'heartbeat' ? undefined : urlOf(m.url!)
   return {
     ref: m.ref,
-    url,
-    name: m.name ?? new URL(url).host,
+    ...(url === undefined
+      ? { type: 'heartbeat' as const, name: m.name ?? m.ref, grace_seconds: m.grace_seconds ?? GRACE.default }
+      : { url, name: m.name ?? new URL(url).host }),
     interval_seconds: m.interval_seconds ?? INTERVAL.default,
     alerts: {
       down_after: m.alerts?.down_after ?? DEFAULT_DOWN_AFTER,
@@ -90,7 +92,9 @@ export function monitorChanges(cur: Monitor, want: MonitorCreate, paused?: boole
   const push = (field: string, from: unknown, to: unknown) => {
     if (!same(from, to)) out.push({ field, from, to })
   }
-  push('url', cur.url, want.url)
+  // a monitor keeps its type: a new type needs a new ref (the API refuses url on a heartbeat)
+  push('url', cur.url, want.url ?? null)
+  if (want.type === 'heartbeat') push('grace_seconds', cur.grace_seconds, want.grace_seconds)
   push('name', cur.name, want.name)
   push('interval_seconds', cur.interval_seconds, want.interval_seconds)
   for (const [k, v] of Object.entries(want.alerts ?? {}))

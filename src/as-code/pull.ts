@@ -7,6 +7,7 @@
 import { stringify } from 'yaml'
 import type { Channel, Monitor } from '../contract/monitors.js'
 import { DEFAULT_DOWN_AFTER, INTERVAL } from '../contract/monitors.js'
+import { GRACE } from '../contract/monitoring.js'
 import { formatEvery } from '../monitors/interval.js'
 import { SCHEMA_ID } from './file-schema.js'
 import type { Current } from './plan.js'
@@ -58,10 +59,13 @@ export function pullFile(current: Current): Pulled {
   }
   const monitors = managed.map((m) => {
     const out: Record<string, unknown> = { ref: m.ref }
-    const host = m.url ? new URL(m.url).host : ''
+    if (m.type === 'heartbeat') out.type = 'heartbeat'
+    const host = m.url ? new URL(m.url).host : m.ref
     if (m.name !== host) out.name = m.name
-    out.url = m.url
+    if (m.url) out.url = m.url
     if (m.interval_seconds !== INTERVAL.default) out.every = formatEvery(m.interval_seconds)
+    if (m.grace_seconds !== null && m.grace_seconds !== GRACE.default)
+      out.grace = m.grace_seconds === 0 ? 0 : formatEvery(m.grace_seconds)
     if (m.paused && m.paused_reason === 'user') out.paused = true
     const alerts: Record<string, unknown> = {}
     if (m.alerts.down_after !== DEFAULT_DOWN_AFTER) alerts.down_after = m.alerts.down_after

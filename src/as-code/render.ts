@@ -47,10 +47,16 @@ export function planJson(plan: Plan) {
 export function renderOutcome(r: ApplyResult): string {
   const lines: string[] = []
   for (const s of r.secrets)
-    lines.push(
-      `Webhook signing secret of channel ${s.channel} on monitor ${s.monitor} (shown once, store it now):`,
-      `  ${s.secret}`,
-    )
+    if ('push_url' in s)
+      lines.push(
+        `Push URL of heartbeat monitor ${s.monitor} (shown once, store it now; your job calls it):`,
+        `  ${s.push_url}`,
+      )
+    else
+      lines.push(
+        `Webhook signing secret of channel ${s.channel} on monitor ${s.monitor} (shown once, store it now):`,
+        `  ${s.secret}`,
+      )
   if (!r.failed) {
     lines.push(`Applied ${r.applied.length} change${r.applied.length === 1 ? '' : 's'}.`)
     return lines.join('\n')

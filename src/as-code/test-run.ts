@@ -87,7 +87,7 @@ export async function runTests(
   let pattern: RegExp | undefined
   if (opts.grep) pattern = new RegExp(opts.grep, 'i')
   const todo = loaded.monitors.filter(
-    (m) => m.url !== undefined && (!pattern || pattern.test(m.ref) || pattern.test(m.name ?? '')),
+    (m) => m.type !== 'heartbeat' && (!pattern || pattern.test(m.ref) || pattern.test(m.name ?? '')),
   )
   const tests: TestCase[] = new Array(todo.length)
   let next = 0

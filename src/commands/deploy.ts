@@ -22,7 +22,7 @@ A file with a problem (syntax, unknown key, wrong type, duplicate ref, a channel
 
 Confirmation: on a terminal, deploy asks before applying unless --yes. Off a terminal (CI) it applies creates and updates without asking, but refuses --prune deletions without --yes.
 
---json prints {plan, applied, failed, secrets} (with --dry-run: the plan alone).`
+--json prints {plan, applied, failed, secrets} (with --dry-run: the plan alone); secrets holds new webhook signing secrets and the push URLs of new heartbeat monitors, shown this once.`
 
   static override examples = [
     '<%= config.bin %> deploy --dry-run',

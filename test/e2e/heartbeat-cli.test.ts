@@ -4,7 +4,7 @@
  * `?status=down&msg=…` a failure; silence past interval + grace is down, with its event; an
  * unknown token is 404.
  */
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -123,4 +123,27 @@ describe('heartbeat monitors end to end', () => {
     )
     expectOneLineError(await cli(['monitors', 'create'], { env }), 2, /--heartbeat/)
   })
+
+  it('deploys a heartbeat from sitehealth.yaml with its push URL once; a second deploy and a pull change nothing; test skips it', async () => {
+    const env = { SITEHEALTH_API_URL: served.url, SITEHEALTH_API_KEY: key }
+    const file = join(home, 'sitehealth.yaml')
+    await writeFile(file, 'monitors:\n  - ref: backup\n    type: heartbeat\n    every: 1h\n    grace: 10m\n')
+    const first = await cli(['deploy', '--file', file, '--yes'], { env })
+    expect(first.code, first.stderr).toBe(0)
+    expect(first.stdout).toMatch(/\+ create monitor backup/)
+    const pushUrl = /(http:\/\/\S+\/api\/push\/hb_\S+)/.exec(first.stdout)?.[1]
+    expect(pushUrl, first.stdout).toBeDefined()
+    expect((await fetch(pushUrl!)).status).toBe(200)
+    const again = await cli(['deploy', '--file', file, '--yes'], { env })
+    expect(again.stdout).toContain('No changes')
+    const out = join(home, 'pulled.yaml')
+    expect((await cli(['pull', '--file', out], { env })).code).toBe(0)
+    const pulled = await readFile(out, 'utf8')
+    expect(pulled).toMatch(/ref: backup\n\s+type: heartbeat/)
+    expect(pulled).not.toContain('url:')
+    expect((await cli(['deploy', '--file', out, '--yes'], { env })).stdout).toContain('No changes')
+    const tested = await cli(['test', '--file', file, '--reporter', 'json'], { env })
+    expect(tested.code, tested.stderr).toBe(0)
+    expect(JSON.parse(tested.stdout).tests).toEqual([])
+  }, 60_000)
 })
