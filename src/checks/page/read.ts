@@ -112,20 +112,7 @@ export function readPage(html: string, documentUrl: string, opts: ReadPageOption
           case 'script': {
             const record = !inert()
             rawText = { kind: 'script', text: '', record }
-            if (!record) break
-            const type = scriptType(attrs.type)
-            rawScripts.push({
-              src: attrs.src ?? null,
-              inlineBytes: 0,
-              integrity: attrs.integrity ?? null,
-              crossorigin: attrs.crossorigin ?? null,
-              async: attrs.async !== undefined,
-              defer: attrs.defer !== undefined,
-              module: type === 'module',
-              inert: type === 'data',
-              nomodule: attrs.nomodule !== undefined,
-              inHead,
-            })
+            if (record) rawScripts.push(scriptOf(attrs, inHead))
             break
           }
           case 'style':
@@ -133,44 +120,15 @@ export function readPage(html: string, documentUrl: string, opts: ReadPageOption
             break
           case 'link': {
             if (inert() || attrs.href === undefined) break
-            const rels = (attrs.rel ?? '').toLowerCase().split(/\s+/).filter(Boolean)
-            if (rels.includes('stylesheet')) {
-              rawSheets.push({
-                href: attrs.href,
-                media: attrs.media ?? null,
-                integrity: attrs.integrity ?? null,
-                crossorigin: attrs.crossorigin ?? null,
-                disabled: attrs.disabled !== undefined || rels.includes('alternate'),
-                inHead,
-              })
-            }
-            for (const rel of rels.filter((r) => HINT_RELS.has(r))) {
-              rawHints.push({
-                rel,
-                href: attrs.href,
-                as: attrs.as?.toLowerCase() ?? null,
-                type: attrs.type ?? null,
-                crossorigin: attrs.crossorigin ?? null,
-              })
-            }
+            const link = linkOf(attrs.href, attrs, inHead)
+            if (link.sheet) rawSheets.push(link.sheet)
+            rawHints.push(...link.hints)
             break
           }
           case 'img': {
             if (open.template > 0) break
-            const src = attrs.src?.trim() ? attrs.src : firstCandidate(attrs.srcset)
-            if (!src) break
-            const loading = attrs.loading?.trim().toLowerCase()
-            rawImages.push({
-              src,
-              srcset: attrs.srcset ?? null,
-              sizes: attrs.sizes ?? null,
-              loading: loading === 'lazy' || loading === 'eager' ? loading : null,
-              fetchpriority: attrs.fetchpriority?.trim().toLowerCase() ?? null,
-              width: dimension(attrs.width),
-              height: dimension(attrs.height),
-              inPicture: open.picture > 0,
-              inNoscript: open.noscript > 0,
-            })
+            const image = imageOf(attrs, open.picture > 0, open.noscript > 0)
+            if (image) rawImages.push(image)
             break
           }
         }
@@ -215,6 +173,36 @@ export function readPage(html: string, documentUrl: string, opts: ReadPageOption
   parser.write(html)
   parser.end()
 
+  return pageInfo(html, documentUrl, baseHref, opts, {
+    httpEquiv,
+    metaReferrer,
+    rawScripts,
+    rawSheets,
+    rawStyles,
+    rawImages,
+    rawHints,
+    textChars,
+  })
+}
+
+/** What was read, with every URL resolved against the document's base (unparsable ones dropped). */
+function pageInfo(
+  html: string,
+  documentUrl: string,
+  baseHref: string | null,
+  opts: ReadPageOptions,
+  read: {
+    httpEquiv: PageInfo['httpEquiv']
+    metaReferrer: string[]
+    rawScripts: PageScript[]
+    rawSheets: Raw<PageStylesheet, 'href'>[]
+    rawStyles: { bytes: number; inHead: boolean; css: string }[]
+    rawImages: Raw<PageImage, 'src'>[]
+    rawHints: Raw<PageInfo['hints'][number], 'href'>[]
+    textChars: number
+  },
+): PageInfo {
+  const { httpEquiv, metaReferrer, rawScripts, rawSheets, rawStyles, rawImages, rawHints, textChars } = read
   const baseUrl = documentBase(documentUrl, baseHref)
   const resolve = (href: string) => resolveUrl(href, baseUrl)
   const keep = <T extends { [k: string]: unknown }>(items: T[], key: keyof T): T[] =>
@@ -245,6 +233,70 @@ export function readPage(html: string, documentUrl: string, opts: ReadPageOption
     images: keep(rawImages, 'src'),
     hints: keep(rawHints, 'href'),
     textChars,
+  }
+}
+
+/** A `<script>` as written (its src resolved later, its inline bytes counted at its end). */
+function scriptOf(attrs: Attrs, inHead: boolean): PageScript {
+  const type = scriptType(attrs.type)
+  return {
+    src: attrs.src ?? null,
+    inlineBytes: 0,
+    integrity: attrs.integrity ?? null,
+    crossorigin: attrs.crossorigin ?? null,
+    async: attrs.async !== undefined,
+    defer: attrs.defer !== undefined,
+    module: type === 'module',
+    inert: type === 'data',
+    nomodule: attrs.nomodule !== undefined,
+    inHead,
+  }
+}
+
+/** A `<link>`: a stylesheet (alternate ones count as disabled) and any resource hints it carries. */
+function linkOf(
+  href: string,
+  attrs: Attrs,
+  inHead: boolean,
+): { sheet: Raw<PageStylesheet, 'href'> | null; hints: Raw<PageInfo['hints'][number], 'href'>[] } {
+  const rels = (attrs.rel ?? '').toLowerCase().split(/\s+/).filter(Boolean)
+  const sheet = rels.includes('stylesheet')
+    ? {
+        href,
+        media: attrs.media ?? null,
+        integrity: attrs.integrity ?? null,
+        crossorigin: attrs.crossorigin ?? null,
+        disabled: attrs.disabled !== undefined || rels.includes('alternate'),
+        inHead,
+      }
+    : null
+  const hints = rels
+    .filter((r) => HINT_RELS.has(r))
+    .map((rel) => ({
+      rel,
+      href,
+      as: attrs.as?.toLowerCase() ?? null,
+      type: attrs.type ?? null,
+      crossorigin: attrs.crossorigin ?? null,
+    }))
+  return { sheet, hints }
+}
+
+/** An `<img>` with its src (or the first srcset candidate); null when it names no image. */
+function imageOf(attrs: Attrs, inPicture: boolean, inNoscript: boolean): Raw<PageImage, 'src'> | null {
+  const src = attrs.src?.trim() ? attrs.src : firstCandidate(attrs.srcset)
+  if (!src) return null
+  const loading = attrs.loading?.trim().toLowerCase()
+  return {
+    src,
+    srcset: attrs.srcset ?? null,
+    sizes: attrs.sizes ?? null,
+    loading: loading === 'lazy' || loading === 'eager' ? loading : null,
+    fetchpriority: attrs.fetchpriority?.trim().toLowerCase() ?? null,
+    width: dimension(attrs.width),
+    height: dimension(attrs.height),
+    inPicture,
+    inNoscript,
   }
 }
 
