@@ -23,7 +23,7 @@ const LAYERS = {
   accounts: ['contract', 'store'],
   mcp: ['client', 'contract'],
   runs: ['capacity', 'checks', 'contract', 'metrics', 'store'],
-  monitors: ['capacity', 'checks', 'contract', 'metrics', 'runs', 'shared', 'store'],
+  monitors: ['assertions', 'capacity', 'checks', 'contract', 'metrics', 'runs', 'shared', 'store'],
   'as-code': ['client', 'contract', 'monitors'],
   server: ['accounts', 'capacity', 'checks', 'contract', 'metrics', 'monitors', 'runs', 'store'],
   'status-pages': ['contract', 'monitors', 'server', 'store'],

@@ -21,6 +21,11 @@ export async function runCheck(input: unknown, opts: CheckOptions = {}): Promise
     ...evaluate(result, new Date(result.startedAt)),
     startedAt: startedAt.toISOString(),
     durationMs: Math.round(performance.now() - start),
+    answer: {
+      status: result.response.status,
+      headers: result.response.headers,
+      body: result.bodyText ?? null,
+    },
   }
 }
 

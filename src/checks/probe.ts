@@ -22,7 +22,7 @@ import {
 import { meterBody } from './body-meter.js'
 import { TLS_SCAN } from './thresholds.js'
 import { scanHandshakes } from './tls/scan.js'
-import { decodeHtml, isHtml, readPage } from './page/index.js'
+import { decodeHtml, isHtml, isTextual, readPage } from './page/index.js'
 import { CORS_PROBE, probeCors } from './cors-probe.js'
 import { toCheckError, type AbortCause } from './net-errors.js'
 import { excerpt, shortUrl } from './signals/format.js'
@@ -94,6 +94,16 @@ export function companionUrl(url: URL, alternatePort?: number): URL | null {
   return target
 }
 
+/** Decoded bytes kept: an HTML page for the page reader, other text (JSON, …) for a monitor's assertions. */
+function keepBytes(
+  contentType: string | null,
+  isRedirect: boolean,
+  maxHtmlBytes: number | undefined,
+): number {
+  const text = isHtml(contentType) || isTextual(contentType)
+  return text && !isRedirect ? (maxHtmlBytes ?? PROBE_DEFAULTS.maxHtmlBytes) : 0
+}
+
 export async function probe(url: URL, opts: ProbeOptions = {}): Promise<ProbeResult> {
   const totalTimeoutMs = opts.totalTimeoutMs ?? PROBE_DEFAULTS.totalTimeoutMs
   const connectTimeoutMs = opts.connectTimeoutMs ?? PROBE_DEFAULTS.connectTimeoutMs
@@ -157,15 +167,17 @@ export async function probe(url: URL, opts: ProbeOptions = {}): Promise<ProbeRes
         firstHeader(res.headers['content-encoding']) ?? null,
         maxBodyBytes,
         budget.signal,
-        html ? (opts.maxHtmlBytes ?? PROBE_DEFAULTS.maxHtmlBytes) : 0,
+        keepBytes(contentType, isRedirect, opts.maxHtmlBytes),
       )
       if (budget.cause === 'cancelled') throw count.interruption ?? new Error('cancelled')
       const end = performance.now()
 
       const timings = timingsOf(conn, { start, hopStart, headersAt, end })
       const response = responseOf(res.statusCode, res.headers, conn?.alpnProtocol, contentType, count)
+      const text = count.retained.length > 0 ? decodeHtml(count.retained, contentType) : null
       const result: ProbeResult = {
         inputUrl: url.href,
+        bodyText: text,
         finalUrl: current.href,
         response,
         redirects,
@@ -177,8 +189,8 @@ export async function probe(url: URL, opts: ProbeOptions = {}): Promise<ProbeRes
         cors: null,
         startedAt,
         page:
-          html && count.retained.length > 0
-            ? readPage(decodeHtml(count.retained, contentType), current.href, {
+          html && text !== null
+            ? readPage(text, current.href, {
                 truncated: count.truncated || count.decoded > count.retained.length,
               })
             : null,

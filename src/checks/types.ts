@@ -61,6 +61,19 @@ export interface CheckReport {
   performanceScore: number
   startedAt: string
   durationMs: number
+  /**
+   * The final answer as fetched, for a monitor's assertions (docs/decisions.md#monitoring-depth):
+   * never saved with the check. Absent from reports made without a probe (tests).
+   */
+  answer?: CheckAnswer
+}
+
+export interface CheckAnswer {
+  status: number
+  /** Lowercase names. */
+  headers: Record<string, string>
+  /** The decoded body as the probe kept it (up to its cap); null for binaries or no body. */
+  body: string | null
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -231,6 +244,8 @@ export interface ProbeResult {
   tlsScan?: TlsScan | null
   /** When the check ran (certificate days-left are computed against this). */
   startedAt: string
+  /** The final response's body as text (HTML, JSON, other text), decoded, up to the HTML cap; null for binaries or no body. */
+  bodyText?: string | null
   /** The final response's HTML document, read up to a cap; null when it is not HTML (or has no body). */
   page: PageInfo | null
   /** The CORS preflight-style request beside the final response; null/absent when not made. */

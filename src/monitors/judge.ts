@@ -19,6 +19,8 @@ export type Observation =
       check: LastCheck
       /** Reachability needs review (e.g. HTTP 500): counts as a failure for down. */
       unreachable: boolean
+      /** A failed assertion in words (what it saw): counts as a failure for down; null/absent when all held. */
+      assertionFailed?: string | null
       /** null for plain http or when no certificate was seen. */
       certDaysLeft: number | null
       certInvalid: string | null
@@ -39,12 +41,16 @@ export function judgeAvailability(
   events: RaisedEvent[],
   now: number,
 ): ActiveState {
-  const failed = obs.kind === 'failed' || obs.unreachable
+  const failed = obs.kind === 'failed' || obs.unreachable || !!obs.assertionFailed
   if (failed) {
     memory.failures = prev.memory.failures + 1
     memory.successes = 0
     const why =
-      obs.kind === 'failed' ? obs.error.message : `it answered, but ${obs.check.status}: unreachable`
+      obs.kind === 'failed'
+        ? obs.error.message
+        : obs.unreachable
+          ? `it answered, but ${obs.check.status}: unreachable`
+          : `assertion failed: ${obs.assertionFailed}`
     if (prev.state === 'down') {
       const every = prev.alerts.remind_every_minutes ?? null
       const last = prev.memory.down_alerted_at ?? null

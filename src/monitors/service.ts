@@ -7,12 +7,13 @@ import type { CheckCapacity } from '../capacity/index.js'
 import type { CheckReport } from '../checks/index.js'
 import type { LabRunner } from '../checks/lab-outcome.js'
 import { INTERVAL, type LastCheck, type MonitorCreate, type MonitorPatch } from '../contract/monitors.js'
-import type { UptimeQuery, UptimeReport, UptimeWindows } from '../contract/monitoring.js'
+import type { AssertionResult, UptimeQuery, UptimeReport, UptimeWindows } from '../contract/monitoring.js'
 import { RunRefused, runForUser, type RunDeps, type RunHow } from '../runs/index.js'
 import type { MonitorRecord, MonitorStore, RunRecord } from '../store/monitors.js'
 import type { CheckRecord, Store } from '../store/types.js'
 import type { SecretBox } from '../shared/secret-box.js'
 import { AlertDispatcher, eventRecords } from './alerts/index.js'
+import { judgeAssertions } from './assert-run.js'
 import type { Deliverer } from './channels/deliver.js'
 import { nextId } from './ids.js'
 import { MonitorInput, MonitorInputError, refTaken } from './input.js'
@@ -284,6 +285,7 @@ export class MonitorService {
     let obs: Observation
     let last: LastCheck | null = null
     let responseMs: number | null = null
+    let assertions: AssertionResult[] | undefined
     if (done) {
       const { check, report } = done
       last = {
@@ -296,12 +298,20 @@ export class MonitorService {
         certificate_expires_at: certificateExpiry(check.checks.https_ssl?.details),
       }
       responseMs = Math.max(0, Math.round(report.responseTimeMs))
-      obs = observeCheck(last, check.checks)
+      const seen = observeCheck(last, check.checks)
+      const verdict = judgeAssertions(m.assertions, {
+        report,
+        last,
+        certDays: seen.kind === 'saved' ? seen.certDaysLeft : null,
+      })
+      obs = verdict && seen.kind === 'saved' ? { ...seen, assertionFailed: verdict.failed } : seen
+      assertions = verdict?.results
     } else {
       obs = { kind: 'failed', error: { code: failure!.code, message: failure!.message } }
+      assertions = judgeAssertions(m.assertions, null)?.results
     }
 
-    const monitor = await this.finish(m.id, trigger, startedAt, obs, last, responseMs, dueAt)
+    const monitor = await this.finish(m.id, trigger, startedAt, obs, { last, responseMs, assertions }, dueAt)
     if (done)
       return { kind: 'saved', check: done.check, report: done.report, remaining: done.remaining, monitor }
     return { kind: 'failed', ...failure!, monitor }
@@ -313,10 +323,10 @@ export class MonitorService {
     trigger: 'schedule' | 'manual',
     startedAt: number,
     obs: Observation,
-    last: LastCheck | null,
-    responseMs: number | null,
+    saw: { last: LastCheck | null; responseMs: number | null; assertions?: AssertionResult[] },
     dueAt?: number,
   ): Promise<MonitorRecord | undefined> {
+    const { last, responseMs, assertions } = saw
     const current = await this.o.monitors.getMonitorById(id)
     if (!current) {
       if (trigger === 'schedule') await this.o.monitors.releaseClaim(id)
@@ -354,6 +364,7 @@ export class MonitorService {
       response_time_ms: responseMs,
       state: current.paused ? 'paused' : quiet ? 'maintenance' : out.state,
       error: obs.kind === 'failed' ? obs.error : null,
+      ...(assertions ? { assertions } : {}),
     }
     const events = eventRecords(updated, current.paused ? 'paused' : current.state, out.events, last, now)
     // the incident's cause: the words of the monitor.down it raised
@@ -361,7 +372,7 @@ export class MonitorService {
     const history = runHistory(
       current,
       out.state,
-      { ok: obs.kind === 'saved' && !obs.unreachable, cause },
+      { ok: obs.kind === 'saved' && !obs.unreachable && !obs.assertionFailed, cause },
       quiet,
     )
     const saved = await this.o.monitors.finishRun(updated, run, events, history)

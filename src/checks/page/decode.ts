@@ -14,6 +14,20 @@ export function decodeHtml(bytes: Uint8Array, contentType: string | null): strin
   }
 }
 
+/**
+ * Text worth keeping for assertions (docs/decisions.md#monitoring-depth): text/*, JSON, XML,
+ * JavaScript and form bodies, besides HTML. Images, archives and other binaries are only counted.
+ */
+export function isTextual(contentType: string | null): boolean {
+  const essence = (contentType ?? '').split(';')[0].trim().toLowerCase()
+  return (
+    essence.startsWith('text/') ||
+    /^application\/([\w.-]+\+)?(json|xml)$/.test(essence) ||
+    essence === 'application/javascript' ||
+    essence === 'application/x-www-form-urlencoded'
+  )
+}
+
 /** text/html and application/xhtml+xml: the only responses read as a page. */
 export function isHtml(contentType: string | null): boolean {
   const essence = (contentType ?? '').split(';')[0].trim().toLowerCase()

@@ -114,26 +114,30 @@ export async function readRollups(
   }))
 }
 
-/** One query for a page of monitors: per monitor, hourly sums since each start. */
+/** One query for a page of monitors: per monitor, hourly sums since each start (FILTER per start). */
 export async function readTotals(
   db: Kysely<Database>,
   ids: string[],
   sinceMs: number[],
 ): Promise<Map<string, RollupTotals[]>> {
   const since = sinceMs.map((s) => String(Math.trunc(s)))
-  const { rows } = await sql<{ monitor_id: string; i: number; runs: string; failed_runs: string }>`
-    SELECT r.monitor_id, s.i::int AS i, sum(r.runs) AS runs, sum(r.failed_runs) AS failed_runs
-    FROM monitor_rollups r
-    JOIN unnest(${since}::bigint[]) WITH ORDINALITY AS s(since, i) ON r.start_ms >= s.since
-    WHERE r.monitor_id = ANY(${ids}::uuid[]) AND r.granularity = 'hour'
-      AND r.start_ms >= ${String(Math.min(...sinceMs.map(Math.trunc)))}::bigint
-    GROUP BY r.monitor_id, s.i`.execute(db)
+  const sums = sql.join(
+    since.map(
+      (s, i) => sql`sum(runs) FILTER (WHERE start_ms >= ${s}::bigint) AS ${sql.ref(`r${i}`)},
+        sum(failed_runs) FILTER (WHERE start_ms >= ${s}::bigint) AS ${sql.ref(`f${i}`)}`,
+    ),
+  )
+  const { rows } = await sql<Record<string, string | null>>`
+    SELECT monitor_id, ${sums} FROM monitor_rollups
+    WHERE monitor_id = ANY(${ids}::uuid[]) AND granularity = 'hour'
+      AND start_ms >= ${String(Math.min(...sinceMs.map(Math.trunc)))}::bigint
+    GROUP BY monitor_id`.execute(db)
   const out = new Map<string, RollupTotals[]>()
-  for (const r of rows) {
-    let t = out.get(r.monitor_id)
-    if (!t) out.set(r.monitor_id, (t = sinceMs.map(() => ({ runs: 0, failed_runs: 0 }))))
-    t[r.i - 1] = { runs: Number(r.runs), failed_runs: Number(r.failed_runs) }
-  }
+  for (const r of rows)
+    out.set(
+      r.monitor_id!,
+      since.map((_, i) => ({ runs: Number(r[`r${i}`] ?? 0), failed_runs: Number(r[`f${i}`] ?? 0) })),
+    )
   return out
 }
 

@@ -1,0 +1,48 @@
+/**
+ * A monitor's assertions judged on its run (docs/decisions.md#monitoring-depth): on the answer the
+ * check already fetched (status, headers, the body as the probe kept it) and the check's own
+ * figures, never a second request. A failed check has no answer: every assertion is judged on
+ * nothing and the run fails anyway.
+ */
+import {
+  describeResult,
+  evaluateAssertions,
+  firstFailure,
+  type AssertionSubject,
+} from '../assertions/index.js'
+import type { CheckReport } from '../checks/index.js'
+import type { Assertion, AssertionResult } from '../contract/monitoring.js'
+import type { LastCheck } from '../contract/monitors.js'
+
+export interface AssertionVerdict {
+  results: AssertionResult[]
+  /** The first failed assertion and what it saw, in words; null when all held. */
+  failed: string | null
+}
+
+export function judgeAssertions(
+  list: readonly Assertion[] | undefined,
+  run: { report: CheckReport; last: LastCheck; certDays: number | null } | null,
+): AssertionVerdict | undefined {
+  if (!list || list.length === 0) return undefined
+  const subject: AssertionSubject = run
+    ? {
+        status_code: run.report.answer?.status ?? null,
+        response_time_ms: run.last.response_time_ms ?? null,
+        body: run.report.answer?.body ?? null,
+        headers: run.report.answer?.headers ?? {},
+        health_score: run.last.health_score,
+        certificate_days: run.certDays,
+      }
+    : {
+        status_code: null,
+        response_time_ms: null,
+        body: null,
+        headers: {},
+        health_score: null,
+        certificate_days: null,
+      }
+  const results = evaluateAssertions(list, subject)
+  const first = firstFailure(results)
+  return { results, failed: first ? describeResult(first) : null }
+}
