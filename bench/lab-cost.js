@@ -56,6 +56,8 @@ async function level(concurrency, corpus) {
   const labMs = []
   const clientMs = []
   let fallbacks = 0
+  /** @type {string[]} */
+  const reasons = []
   const started = performance.now()
   const queue = Array.from({ length: checks }, (_, i) => MIX[i % MIX.length])
   const worker = async () => {
@@ -71,7 +73,10 @@ async function level(concurrency, corpus) {
       const saved = await api(serve.url, `${PUBLIC}/checks/${run.body.data.id}`, { token: key })
       const d = saved.body.checks.pagespeed.details
       if (d.method === 'lab') labMs.push(d.lab.durationMs)
-      else fallbacks++
+      else {
+        fallbacks++
+        reasons.push(d.lab?.reason ?? 'no lab outcome')
+      }
     }
   }
   await Promise.all(Array.from({ length: concurrency === 1 ? 1 : concurrency * 2 }, worker))
@@ -79,13 +84,14 @@ async function level(concurrency, corpus) {
   clearInterval(sampler)
   await sample()
   await serve.stop()
-  return { concurrency, labMs, clientMs, fallbacks, elapsed, peakBrowser, peakServe }
+  return { concurrency, labMs, clientMs, fallbacks, reasons, elapsed, peakBrowser, peakServe }
 }
 
 const corpus = await startCorpus()
 try {
   const rows = []
-  for (const c of [1, 2]) rows.push(await level(c, corpus))
+  const levels = process.argv.includes('--only-2') ? [2] : [1, 2]
+  for (const c of levels) rows.push(await level(c, corpus))
   const base = rows[0].labMs.length / rows[0].elapsed
   for (const r of rows) {
     const lab = summarize(r.labMs.length ? r.labMs : [0])
@@ -97,6 +103,8 @@ try {
         `peak PSS browser tree ${(r.peakBrowser / MB).toFixed(0)} MB, serve ${(r.peakServe / MB).toFixed(0)} MB\n`,
     )
     process.stdout.write(`  lab ms: ${r.labMs.map((v) => Math.round(v)).join(', ')}\n`)
+    for (const reason of new Set(r.reasons))
+      process.stdout.write(`  fell back ${r.reasons.filter((x) => x === reason).length}×: ${reason}\n`)
   }
 } finally {
   await corpus.close()

@@ -32,6 +32,15 @@ const FLAGS: Flags = {
   throttlingMethod: 'simulate',
 }
 
+/**
+ * Lighthouse runs that may overlap: one. Two at once in one browser and one Node process break
+ * each other (measured with bench/lab-cost.js at --lab-concurrency 2: 9 of 12 runs fell back with
+ * TRACING_ALREADY_STARTED, tracing being browser-wide, or 'The "start lh:runner:gather"
+ * performance mark has not been set', Lighthouse's timing marks being process-wide). Until runs
+ * get a browser and a process (or worker thread) each, a higher --lab-concurrency queues them.
+ */
+const MAX_OVERLAPPING_RUNS = 1
+
 /** After a timeout, how long the stopped run may take to let go before the browser is replaced. */
 const STOP_GRACE_MS = 5_000
 
@@ -54,6 +63,7 @@ export class Lab {
   private closed = false
   private readonly limit: ReturnType<typeof pLimit>
   readonly timeoutMs: number
+  /** Runs at once: the requested concurrency, at most MAX_OVERLAPPING_RUNS. */
   readonly concurrency: number
   readonly stats: LabStats = {
     runs: 0,
@@ -69,10 +79,15 @@ export class Lab {
     private readonly proxy: GuardedProxy,
     opts: LabOptions,
   ) {
-    this.concurrency = opts.concurrency ?? LAB_DEFAULTS.concurrency
+    const requested = opts.concurrency ?? LAB_DEFAULTS.concurrency
+    this.concurrency = Math.min(requested, MAX_OVERLAPPING_RUNS)
     this.timeoutMs = opts.timeoutMs ?? LAB_DEFAULTS.timeoutMs
     this.limit = pLimit(this.concurrency)
     this.log = opts.log ?? (() => {})
+    if (requested > this.concurrency)
+      this.log(
+        `lab: --lab-concurrency ${requested} runs one at a time: Lighthouse 12.8 runs cannot overlap in one browser and process`,
+      )
   }
   private readonly log: (line: string) => void
 

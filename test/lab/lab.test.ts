@@ -55,6 +55,26 @@ describeLab('lab runs in Chromium', () => {
     expect(storage.every((s) => s.path === '/storage?none')).toBe(true)
   }, 240_000)
 
+  it('measures two checks asked for at once with --lab-concurrency 2 (they used to break each other)', async () => {
+    const lines: string[] = []
+    const two = await Lab.start({
+      browser: 'auto',
+      allowPrivateTargets: true,
+      concurrency: 2,
+      timeoutMs: 120_000,
+      log: (l) => lines.push(l),
+    })
+    try {
+      // before: TRACING_ALREADY_STARTED or a missing Lighthouse performance mark, so a fallback
+      const outcomes = await Promise.all([two.measure(site.url('/read')), two.measure(site.url('/read'))])
+      expect(outcomes.map((o) => o.method)).toEqual(['lab', 'lab'])
+      expect(two.concurrency).toBe(1)
+      expect(lines.join('\n')).toMatch(/--lab-concurrency 2 runs one at a time/)
+    } finally {
+      await two.close()
+    }
+  }, 240_000)
+
   it('falls back to the estimate when a run outlives its timeout, and says so', async () => {
     const short = await Lab.start({ browser: 'auto', allowPrivateTargets: true, timeoutMs: 3_000 })
     try {
