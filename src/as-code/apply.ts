@@ -7,6 +7,7 @@
 import type { SitehealthClient } from '../client/client.js'
 import type { Monitor, MonitorPatch } from '../contract/monitors.js'
 import type { Current, PlanItem } from './plan.js'
+import { applyWindow } from './maintenance.js'
 
 /** Shown once: a new webhook channel's signing secret, or a new heartbeat monitor's push URL. */
 export type NewSecret =
@@ -30,7 +31,8 @@ export async function fetchCurrent(client: SitehealthClient): Promise<Current> {
     cursor = page.next_cursor
   }
   const { status_pages } = await client.listStatusPages()
-  return { monitors, status_pages }
+  const { maintenance_windows } = await client.listMaintenance()
+  return { monitors, status_pages, maintenance_windows }
 }
 
 const ORDER: Record<string, number> = {
@@ -39,6 +41,9 @@ const ORDER: Record<string, number> = {
   'create status_page': 1,
   'update status_page': 1,
   'delete status_page': 2,
+  'create maintenance': 1,
+  'update maintenance': 1,
+  'delete maintenance': 2,
   'delete monitor': 3,
 }
 
@@ -75,6 +80,10 @@ async function applyOne(
       secrets.push(...secretsOf(await client.updateMonitor(item.id, patch)))
     } else await client.deleteMonitor(item.id)
     return
+  }
+  if (item.kind === 'maintenance') {
+    if (item.action === 'delete') return client.deleteMaintenance(item.id)
+    return applyWindow(client, item, idsOf)
   }
   if (item.action === 'delete') return client.deleteStatusPage(item.id)
   const { monitor_refs, ...page } = item.body

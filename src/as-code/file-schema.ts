@@ -8,6 +8,7 @@
 import { z } from 'zod'
 import { ChannelRequest, MonitorCreate, MonitorRef } from '../contract/monitors.js'
 import { StatusPageCreate } from '../contract/status-pages.js'
+import { MaintenanceCreate, maintenanceProblem } from '../contract/monitoring.js'
 
 export const NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$'
 const ChannelName = z
@@ -71,11 +72,30 @@ export const FileStatusPage = z.strictObject({
 })
 export type FileStatusPage = z.infer<typeof FileStatusPage>
 
+const W = MaintenanceCreate.shape
+export const FileMaintenance = z
+  .strictObject({
+    name: W.name.meta({ description: 'The window’s identity across deploys, unique in the file.' }),
+    monitors: z
+      .union([z.literal('all'), z.array(MonitorRef).min(1).max(1000)])
+      .meta({ description: 'Monitors by ref, or `all` (every monitor of the account).' }),
+    starts_at: W.starts_at,
+    ends_at: W.ends_at,
+    weekly: W.weekly,
+  })
+  .superRefine((w, ctx) => {
+    const p = maintenanceProblem(w)
+    if (p) ctx.addIssue({ code: 'custom', path: [p.field], message: p.message })
+  })
+  .meta({ description: 'A maintenance window: one-off (starts_at, ends_at) or weekly.' })
+export type FileMaintenance = z.infer<typeof FileMaintenance>
+
 export const SitehealthFile = z
   .strictObject({
     channels: z.record(ChannelName, FileChannel).optional().meta({ description: 'Alert channels by name.' }),
     monitors: z.array(FileMonitor).optional(),
     status_pages: z.array(FileStatusPage).optional(),
+    maintenance: z.array(FileMaintenance).optional().meta({ description: 'Maintenance windows, by name.' }),
   })
   .meta({
     title: 'sitehealth.yaml',

@@ -11,7 +11,7 @@ import type { z } from 'zod'
 import { readTargetUrl } from '../contract/index.js'
 import type { ChannelType } from '../contract/monitors.js'
 import { parseEvery } from '../monitors/interval.js'
-import { SitehealthFile, type FileMonitor, type FileStatusPage } from './file-schema.js'
+import { SitehealthFile, type FileMaintenance, type FileMonitor, type FileStatusPage } from './file-schema.js'
 
 export const DEFAULT_FILE = 'sitehealth.yaml'
 
@@ -35,6 +35,7 @@ export interface Loaded {
   channels: Map<string, LoadedChannel>
   monitors: LoadedMonitor[]
   status_pages: FileStatusPage[]
+  maintenance: FileMaintenance[]
 }
 
 /** One or more problems with the file; `message` lists them one a line. */
@@ -196,8 +197,27 @@ function crossCheck(
         )
     })
   })
+  const names = new Set<string>()
+  ;(data.maintenance ?? []).forEach((w, i) => {
+    if (names.has(w.name))
+      problems.push(`${where.at(['maintenance', i, 'name'])}: duplicate name "${w.name}"`)
+    names.add(w.name)
+    if (w.monitors !== 'all')
+      w.monitors.forEach((r, j) => {
+        if (!refs.has(r))
+          problems.push(
+            `${where.at(['maintenance', i, 'monitors', j])}: no monitor with ref "${r}" in this file`,
+          )
+      })
+  })
   if (problems.length > 0) throw new FileError(problems)
-  return { file, channels, monitors, status_pages: data.status_pages ?? [] }
+  return {
+    file,
+    channels,
+    monitors,
+    status_pages: data.status_pages ?? [],
+    maintenance: data.maintenance ?? [],
+  }
 }
 
 /** Reads and checks a file; a file that cannot be read is a FileError too. */

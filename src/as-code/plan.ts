@@ -11,6 +11,8 @@ import { DEFAULT_DOWN_AFTER, INTERVAL } from '../contract/monitors.js'
 import { GRACE } from '../contract/monitoring.js'
 import type { StatusPage, StatusPageCreate } from '../contract/status-pages.js'
 import type { Loaded, LoadedMonitor } from './load.js'
+import type { MaintenanceWindow } from '../contract/monitoring.js'
+import { prunable, windowBody, windowChanges, type WindowBody } from './maintenance.js'
 
 export interface Change {
   field: string
@@ -25,6 +27,9 @@ export type PlanItem =
   | { action: 'create'; kind: 'status_page'; key: string; body: PageBody }
   | { action: 'update'; kind: 'status_page'; key: string; id: string; changes: Change[]; body: PageBody }
   | { action: 'delete'; kind: 'status_page'; key: string; id: string }
+  | { action: 'create'; kind: 'maintenance'; key: string; body: WindowBody }
+  | { action: 'update'; kind: 'maintenance'; key: string; id: string; changes: Change[]; body: WindowBody }
+  | { action: 'delete'; kind: 'maintenance'; key: string; id: string }
 
 /** A status page with its monitors still by ref (ids are known only once monitors exist). */
 export type PageBody = Omit<StatusPageCreate, 'monitor_ids'> & { monitor_refs: string[] }
@@ -32,6 +37,8 @@ export type PageBody = Omit<StatusPageCreate, 'monitor_ids'> & { monitor_refs: s
 export interface Current {
   monitors: Monitor[]
   status_pages: StatusPage[]
+  /** Absent when the server has none to list (older servers). */
+  maintenance_windows?: MaintenanceWindow[]
 }
 
 export interface Plan {
@@ -158,7 +165,22 @@ export function makePlan(loaded: Loaded, current: Current, opts: { prune: boolea
         items.push({ action: 'update', kind: 'status_page', key: p.slug, id: cur.id, changes, body })
     }
   }
+  const windows = new Map((current.maintenance_windows ?? []).map((w) => [w.name, w]))
+  for (const w of loaded.maintenance) {
+    const body = windowBody(w)
+    const cur = windows.get(w.name)
+    if (!cur) items.push({ action: 'create', kind: 'maintenance', key: w.name, body })
+    else {
+      const changes = windowChanges(cur, body, refOf)
+      if (changes.length > 0)
+        items.push({ action: 'update', kind: 'maintenance', key: w.name, id: cur.id, changes, body })
+    }
+  }
   if (opts.prune) {
+    const names = new Set(loaded.maintenance.map((w) => w.name))
+    for (const w of current.maintenance_windows ?? [])
+      if (prunable(w, names, refOf))
+        items.push({ action: 'delete', kind: 'maintenance', key: w.name, id: w.id })
     const slugs = new Set(loaded.status_pages.map((p) => p.slug))
     for (const p of current.status_pages)
       // a page showing a monitor without a ref was not made from a file: leave it

@@ -10,6 +10,7 @@ import { DEFAULT_DOWN_AFTER, INTERVAL } from '../contract/monitors.js'
 import { GRACE } from '../contract/monitoring.js'
 import { formatEvery } from '../monitors/interval.js'
 import { SCHEMA_ID } from './file-schema.js'
+import { pullWindows } from './maintenance.js'
 import type { Current } from './plan.js'
 
 export interface Pulled {
@@ -17,7 +18,7 @@ export interface Pulled {
   /** Variables the file needs that no deploy named (channels made outside a file). */
   variables: string[]
   /** Monitors and pages left out (no ref, or a page showing a monitor without one). */
-  skipped: { monitors: number; status_pages: number }
+  skipped: { monitors: number; status_pages: number; maintenance: number }
 }
 
 const envName = (name: string, field: string) =>
@@ -83,10 +84,12 @@ export function pullFile(current: Current): Pulled {
     ...(p.show_urls ? { show_urls: true } : {}),
     monitors: p.monitor_ids.map((id) => refOf.get(id)!),
   }))
+  const windows = pullWindows(current.maintenance_windows ?? [], refOf)
   const doc: Record<string, unknown> = {}
   if (Object.keys(channels).length) doc.channels = channels
   doc.monitors = monitors
   if (status_pages.length) doc.status_pages = status_pages
+  if (windows.maintenance.length) doc.maintenance = windows.maintenance
   const header = [
     `# yaml-language-server: $schema=${SCHEMA_ID}`,
     '# Written by `sitehealth pull`. Deploy with `sitehealth deploy`.',
@@ -102,6 +105,7 @@ export function pullFile(current: Current): Pulled {
     skipped: {
       monitors: current.monitors.length - managed.length,
       status_pages: current.status_pages.length - pages.length,
+      maintenance: windows.skipped,
     },
   }
 }

@@ -2,7 +2,11 @@
 import type { ApplyResult } from './apply.js'
 import type { Plan, PlanItem } from './plan.js'
 
-const KIND: Record<PlanItem['kind'], string> = { monitor: 'monitor', status_page: 'status page' }
+const KIND: Record<PlanItem['kind'], string> = {
+  monitor: 'monitor',
+  status_page: 'status page',
+  maintenance: 'maintenance window',
+}
 const show = (v: unknown) => (v === undefined ? '(none)' : JSON.stringify(v))
 
 export function itemLine(item: PlanItem): string {

@@ -28,6 +28,10 @@ Secrets are never written: a channel deployed from a file comes back as that fil
       this.terminal.notice(
         `Left out ${pulled.skipped.status_pages} status page(s) showing monitors without a ref.`,
       )
+    if (pulled.skipped.maintenance > 0)
+      this.terminal.notice(
+        `Left out ${pulled.skipped.maintenance} maintenance window(s) of monitors without a ref.`,
+      )
     if (pulled.variables.length > 0)
       this.terminal.notice(`Set before deploying: ${pulled.variables.join(', ')}`)
     if (this.flags.file) {

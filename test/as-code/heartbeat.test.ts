@@ -102,4 +102,62 @@ describe('heartbeat monitors as code', () => {
     expect(asked).toEqual(['https://shop.example.com/'])
     expect(report.tests.map((t) => t.ref)).toEqual(['shop'])
   })
+
+  it("maintenance windows by name: created, unchanged on a second plan, pulled back, pruned only over ref'd monitors", () => {
+    const text = `${FILE}maintenance:
+  - name: Saturday backup
+    monitors: [backup]
+    weekly: { days: [sat], start: '02:00', duration_minutes: 90, timezone: Europe/Berlin }
+  - name: Release
+    monitors: all
+    starts_at: 2026-12-01T22:00:00Z
+    ends_at: 2026-12-01T23:00:00Z
+`
+    const loaded = loadText(text, 'sitehealth.yaml', {})
+    const monitors = loaded.monitors.map((m) => asCreated(desiredMonitor(m, loaded)))
+    const plan = makePlan(loaded, { monitors, status_pages: [] }, { prune: false })
+    const windows = plan.items.filter((i) => i.kind === 'maintenance')
+    expect(windows.map((i) => [i.action, i.key])).toEqual([
+      ['create', 'Saturday backup'],
+      ['create', 'Release'],
+    ])
+    // as the API would answer: ids for refs, instants as ISO
+    const idOf = new Map(monitors.map((m) => [m.ref!, m.id]))
+    const now = new Date().toISOString()
+    const current = {
+      monitors,
+      status_pages: [],
+      maintenance_windows: windows.map((i) => {
+        const b = (i as { body: import('../../src/as-code/maintenance.js').WindowBody }).body
+        return {
+          id: nextId(),
+          name: b.name,
+          monitor_ids: b.monitor_refs === 'all' ? ('all' as const) : b.monitor_refs.map((r) => idOf.get(r)!),
+          starts_at: b.starts_at,
+          ends_at: b.ends_at,
+          weekly: b.weekly,
+          active: false,
+          next_starts_at: null,
+          next_ends_at: null,
+          created_at: now,
+          updated_at: now,
+        }
+      }),
+    }
+    expect(makePlan(loaded, current, { prune: true }).items).toEqual([])
+    const pulled = pullFile(current)
+    expect(makePlan(loadText(pulled.text, 'pulled.yaml', {}), current, { prune: true }).items).toEqual([])
+    // without them in the file, --prune deletes the window over ref'd monitors, not the one over all
+    const bare = loadText(FILE, 'sitehealth.yaml', {})
+    expect(makePlan(bare, current, { prune: true }).items.map((i) => [i.action, i.kind, i.key])).toEqual([
+      ['delete', 'maintenance', 'Saturday backup'],
+    ])
+    expect(() =>
+      loadText(
+        `${FILE}maintenance:\n  - name: x\n    monitors: [nope]\n    starts_at: 2026-12-01T23:00:00Z\n    ends_at: 2026-12-01T22:00:00Z\n`,
+        'f.yaml',
+        {},
+      ),
+    ).toThrow(/ends_at must be after starts_at/)
+  })
 })

@@ -127,13 +127,22 @@ describe('heartbeat monitors end to end', () => {
   it('deploys a heartbeat from sitehealth.yaml with its push URL once; a second deploy and a pull change nothing; test skips it', async () => {
     const env = { SITEHEALTH_API_URL: served.url, SITEHEALTH_API_KEY: key }
     const file = join(home, 'sitehealth.yaml')
-    await writeFile(file, 'monitors:\n  - ref: backup\n    type: heartbeat\n    every: 1h\n    grace: 10m\n')
+    await writeFile(
+      file,
+      'monitors:\n  - ref: backup\n    type: heartbeat\n    every: 1h\n    grace: 10m\n' +
+        'maintenance:\n  - name: Saturday backup\n    monitors: [backup]\n' +
+        "    weekly: { days: [sat], start: '02:00', duration_minutes: 90, timezone: Europe/Berlin }\n",
+    )
     const first = await cli(['deploy', '--file', file, '--yes'], { env })
     expect(first.code, first.stderr).toBe(0)
     expect(first.stdout).toMatch(/\+ create monitor backup/)
     const pushUrl = /(http:\/\/\S+\/api\/push\/hb_\S+)/.exec(first.stdout)?.[1]
     expect(pushUrl, first.stdout).toBeDefined()
     expect((await fetch(pushUrl!)).status).toBe(200)
+    expect(first.stdout).toMatch(/\+ create maintenance window Saturday backup/)
+    const windows = (await api('GET', '/maintenance-windows')).body.maintenance_windows
+    const mine = windows.find((w: { name: string }) => w.name === 'Saturday backup')
+    expect(mine).toMatchObject({ weekly: { days: ['sat'], timezone: 'Europe/Berlin' } })
     const again = await cli(['deploy', '--file', file, '--yes'], { env })
     expect(again.stdout).toContain('No changes')
     const out = join(home, 'pulled.yaml')
@@ -141,6 +150,7 @@ describe('heartbeat monitors end to end', () => {
     const pulled = await readFile(out, 'utf8')
     expect(pulled).toMatch(/ref: backup\n\s+type: heartbeat/)
     expect(pulled).not.toContain('url:')
+    expect(pulled).toMatch(/maintenance:\n\s+- name: Saturday backup\n\s+monitors:\n\s+- backup/)
     expect((await cli(['deploy', '--file', out, '--yes'], { env })).stdout).toContain('No changes')
     const tested = await cli(['test', '--file', file, '--reporter', 'json'], { env })
     expect(tested.code, tested.stderr).toBe(0)
