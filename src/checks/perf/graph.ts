@@ -72,28 +72,8 @@ export function buildGraph(load: PageLoad, link = SIMULATED_MOBILE): PageGraph {
     tasks.set(id, kind)
     return node
   }
-  const net = (
-    id: string,
-    url: string,
-    bytes: number,
-    serverMs: number,
-    h2: boolean,
-    priority: number,
-    deps: string[],
-  ) => {
-    const u = safeUrl(url)
-    const node: NetworkNode = {
-      kind: 'network',
-      id,
-      origin: u ? `${u.protocol}//${u.host}` : url,
-      host: u?.hostname ?? url,
-      tls: u?.protocol === 'https:',
-      h2,
-      bytes: Math.max(0, bytes),
-      serverMs: Math.max(0, serverMs),
-      priority,
-      deps,
-    }
+  const net: Net = (...args) => {
+    const node = networkNode(...args)
     nodes.push(node)
     return node
   }
@@ -133,23 +113,10 @@ export function buildGraph(load: PageLoad, link = SIMULATED_MOBILE): PageGraph {
       if (r.renderBlocking) blockingCss.push(rid(i))
     }
   }
-  for (const { r, i } of fetched) {
-    if (r.kind !== 'script') continue
-    const cost = (CPU_COST.scriptBaseMs + (r.decodedBytes / 1000) * CPU_COST.scriptMsPerKB) * link.cpuSlowdown
-    if (r.execution === 'blocking') {
-      // a classic script runs once it is in and every stylesheet before it has applied
-      const id = `run-${rid(i)}`
-      cpu(id, cost, [rid(i), 'parse', ...blockingCss], 'script')
-      if (r.renderBlocking) blockingScripts.push(id)
-      else nonBlockingScriptTasks.add(id)
-    } else {
-      // deferred scripts run after parsing; async ones whenever they arrive (after parsing is
-      // the common case on a simulated link: the document is in long before them)
-      const id = `run-${rid(i)}`
-      cpu(id, cost, [rid(i), 'parse'], 'script')
-      nonBlockingScriptTasks.add(id)
-    }
-  }
+  addScriptRuns(fetched, cpu, link, blockingCss, {
+    blocking: blockingScripts,
+    nonBlocking: nonBlockingScriptTasks,
+  })
   // style computation discovers the fonts the text uses
   const style = [...blockingCss, 'parse']
   for (const { r, i } of fetched) {
@@ -191,35 +158,7 @@ export function buildGraph(load: PageLoad, link = SIMULATED_MOBILE): PageGraph {
   for (const id of [...fonts, ...swapFonts]) cpu(`relayout-${id}`, layoutMs, [id, 'first-paint'], 'layout')
 
   const lcpOptimistic = [...fcp, ...fonts, ...(textPaint ? [textPaint] : [])]
-  for (const { r, i } of fetched) {
-    if (r.kind !== 'image') continue
-    // a lazy image is only requested once layout shows it is near the viewport
-    const deps = r.lazy ? ['first-paint'] : ['document']
-    net(
-      rid(i),
-      r.url,
-      r.wireBytes,
-      serverOf(r.url),
-      r.h2,
-      r.lcpCandidate ? PRIORITY.lcpImage : PRIORITY.image,
-      deps,
-    )
-    // Chrome raises the priority of the images it lays out on the first screen; the others stay
-    // Low, and Lantern ends LCP at the last node that is not a low-priority image. The likely
-    // largest image lazy-loaded on the first screen is still the largest paint: it is only
-    // requested after layout (measured through the lab: Lighthouse's LCP waits for it, a little
-    // later than for the same image loaded eagerly).
-    const lazyLcp = r.lazy && r.lcpCandidate && r.firstScreen
-    if ((!r.firstScreen || r.lazy) && !lazyLcp) lowPriorityImages.add(rid(i))
-    else cpu(`relayout-${rid(i)}`, layoutMs, [rid(i), 'first-paint'], 'layout')
-    if (r.lcpCandidate) {
-      lcpOptimistic.push(rid(i))
-      if (!r.lazy || lazyLcp) {
-        const ms = (r.wireBytes / 100_000) * CPU_COST.imageDecodeMsPer100KB * link.cpuSlowdown
-        lcpOptimistic.push(cpu('image-paint', ms, [rid(i), 'first-paint'], 'image').id)
-      }
-    }
-  }
+  addImages(fetched, { net, cpu, serverOf, layoutMs, link }, lowPriorityImages, lcpOptimistic)
   return {
     nodes,
     fcp: unique(fcp),
@@ -269,5 +208,113 @@ function safeUrl(url: string): URL | null {
     return new URL(url)
   } catch {
     return null
+  }
+}
+
+type Net = (...args: Parameters<typeof networkNode>) => NetworkNode
+type Cpu = (id: string, ms: number, deps: string[], kind: 'parse' | 'script' | 'layout' | 'image') => CpuNode
+
+/** A request as the simulation sees it: its origin's connection (TLS, h2), bytes, server time. */
+function networkNode(
+  id: string,
+  url: string,
+  bytes: number,
+  serverMs: number,
+  h2: boolean,
+  priority: number,
+  deps: string[],
+): NetworkNode {
+  const u = safeUrl(url)
+  return {
+    kind: 'network',
+    id,
+    origin: u ? `${u.protocol}//${u.host}` : url,
+    host: u?.hostname ?? url,
+    tls: u?.protocol === 'https:',
+    h2,
+    bytes: Math.max(0, bytes),
+    serverMs: Math.max(0, serverMs),
+    priority,
+    deps,
+  }
+}
+
+/**
+ * The images: requested with the document (lazy ones after layout), a relayout for each one on
+ * the first screen, the likely largest one's decode and paint on the optimistic LCP path.
+ */
+function addImages(
+  fetched: { r: CriticalResource; i: number }[],
+  g: {
+    net: Net
+    cpu: Cpu
+    serverOf: (url: string) => number
+    layoutMs: number
+    link: typeof SIMULATED_MOBILE
+  },
+  lowPriorityImages: Set<string>,
+  lcpOptimistic: string[],
+): void {
+  const { net, cpu, serverOf, layoutMs, link } = g
+  const rid = (i: number) => `r${i}`
+  for (const { r, i } of fetched) {
+    if (r.kind !== 'image') continue
+    // a lazy image is only requested once layout shows it is near the viewport
+    const deps = r.lazy ? ['first-paint'] : ['document']
+    net(
+      rid(i),
+      r.url,
+      r.wireBytes,
+      serverOf(r.url),
+      r.h2,
+      r.lcpCandidate ? PRIORITY.lcpImage : PRIORITY.image,
+      deps,
+    )
+    // Chrome raises the priority of the images it lays out on the first screen; the others stay
+    // Low, and Lantern ends LCP at the last node that is not a low-priority image. The likely
+    // largest image lazy-loaded on the first screen is still the largest paint: it is only
+    // requested after layout (measured through the lab: Lighthouse's LCP waits for it, a little
+    // later than for the same image loaded eagerly).
+    const lazyLcp = r.lazy && r.lcpCandidate && r.firstScreen
+    if ((!r.firstScreen || r.lazy) && !lazyLcp) lowPriorityImages.add(rid(i))
+    else cpu(`relayout-${rid(i)}`, layoutMs, [rid(i), 'first-paint'], 'layout')
+    if (r.lcpCandidate) {
+      lcpOptimistic.push(rid(i))
+      if (!r.lazy || lazyLcp) {
+        const ms = (r.wireBytes / 100_000) * CPU_COST.imageDecodeMsPer100KB * link.cpuSlowdown
+        lcpOptimistic.push(cpu('image-paint', ms, [rid(i), 'first-paint'], 'image').id)
+      }
+    }
+  }
+}
+
+/**
+ * Each script's run on the main thread: a classic script once it is in and every stylesheet before
+ * it has applied (render-blocking in the head), deferred and async ones after parsing.
+ */
+function addScriptRuns(
+  fetched: { r: CriticalResource; i: number }[],
+  cpu: Cpu,
+  link: typeof SIMULATED_MOBILE,
+  blockingCss: string[],
+  out: { blocking: string[]; nonBlocking: Set<string> },
+): void {
+  const rid = (i: number) => `r${i}`
+  for (const { r, i } of fetched) {
+    if (r.kind !== 'script') continue
+    const cost = (CPU_COST.scriptBaseMs + (r.decodedBytes / 1000) * CPU_COST.scriptMsPerKB) * link.cpuSlowdown
+    if (r.execution === 'blocking') {
+      // a classic script runs once it is in and every stylesheet before it has applied
+      const id = `run-${rid(i)}`
+      cpu(id, cost, [rid(i), 'parse', ...blockingCss], 'script')
+      if (r.renderBlocking) out.blocking.push(id)
+      else out.nonBlocking.add(id)
+    } else {
+      // deferred scripts run after parsing; async ones whenever they arrive (after parsing is
+      // the common case on a simulated link: the document is in long before them)
+      const id = `run-${rid(i)}`
+      cpu(id, cost, [rid(i), 'parse'], 'script')
+      out.nonBlocking.add(id)
+    }
   }
 }
