@@ -107,36 +107,6 @@ export function simulate(nodes: readonly SimNode[], link: Link = SIMULATED_MOBIL
           order.get(a.id)! - order.get(b.id)!,
       )
 
-  const connectionFor = (node: NetworkNode): Connection | null => {
-    let pool = pools.get(node.origin)
-    if (!pool) {
-      const size = node.h2 ? 1 : link.connectionsPerOrigin
-      pool = Array.from({ length: size }, () => ({
-        h2: node.h2,
-        openAt: null,
-        streams: 0,
-        cwnd: link.initialCongestionWindow,
-        sinceWindow: 0,
-      }))
-      pools.set(node.origin, pool)
-    }
-    // h2 multiplexes every request on its one connection; HTTP/1.1 takes a free connection, the
-    // one with the largest window (a warm one, usually), as Lantern does
-    if (pool[0].h2) return pool[0]
-    let best: Connection | null = null
-    const rank = (c: Connection) => (c.openAt === null ? 0 : 1_000_000) + c.cwnd
-    for (const c of pool) if (c.streams === 0 && (!best || rank(c) > rank(best))) best = c
-    return best
-  }
-
-  const maxWindow = (inFlight: number) =>
-    Math.max(
-      1,
-      Math.floor(
-        ((link.throughputBps / Math.max(1, inFlight) / 8) * (link.rttMs / 1000)) / link.segmentBytes,
-      ),
-    )
-
   let now = 0
   const finish = (id: string, start: number) => {
     timings.set(id, { start, end: now })
@@ -156,26 +126,12 @@ export function simulate(nodes: readonly SimNode[], link: Link = SIMULATED_MOBIL
         continue
       }
       if (transfers.length >= link.maxConcurrentRequests) continue
-      const conn = connectionFor(node)
+      const conn = connectionFor(pools, node, link)
       if (!conn) continue
       pending.delete(node.id)
       started.set(node.id, now)
       conn.streams++
-      const rtt = link.rttMs
-      let wait: number
-      if (conn.openAt === null) {
-        const resolvedAt = dnsResolvedAt.get(node.host)
-        const dns = resolvedAt === undefined ? link.dnsRoundTrips * rtt : Math.max(0, resolvedAt - now)
-        if (resolvedAt === undefined) dnsResolvedAt.set(node.host, now + dns)
-        conn.openAt = now + dns + rtt + (node.tls ? rtt : 0)
-        // SYN, SYN-ACK, ACK with the request (1.5 RTT), one more for TLS (False Start), then
-        // the server's wait and the first byte's way back
-        wait = dns + 1.5 * rtt + (node.tls ? rtt : 0) + node.serverMs + rtt / 2
-      } else {
-        // an open connection (or, for an h2 stream, one still shaking hands): the request's way
-        // there, the server, the first byte's way back
-        wait = Math.max(0, conn.openAt - now) + rtt / 2 + node.serverMs + rtt / 2
-      }
+      const wait = firstByteWait(conn, node, now, link, dnsResolvedAt)
       transfers.push({ node, conn, waitLeft: wait, bytesLeft: node.bytes, receiving: false })
     }
     if (transfers.length === 0 && !cpu) {
@@ -191,7 +147,7 @@ export function simulate(nodes: readonly SimNode[], link: Link = SIMULATED_MOBIL
     }
 
     // advance to the next event: a first byte, a finished transfer or task, a window doubling
-    const window = maxWindow(transfers.length)
+    const window = maxWindow(link, transfers.length)
     const receiving = new Map<Connection, number>()
     for (const t of transfers) if (t.receiving) receiving.set(t.conn, (receiving.get(t.conn) ?? 0) + 1)
     // each request gets its share of the link; the streams of one connection share its window
@@ -241,4 +197,56 @@ export function simulate(nodes: readonly SimNode[], link: Link = SIMULATED_MOBIL
     }
   }
   return timings
+}
+
+/** The connection a request goes on: the origin's h2 one, or a free HTTP/1.1 one (null: none free). */
+function connectionFor(pools: Map<string, Connection[]>, node: NetworkNode, link: Link): Connection | null {
+  let pool = pools.get(node.origin)
+  if (!pool) {
+    const size = node.h2 ? 1 : link.connectionsPerOrigin
+    pool = Array.from({ length: size }, () => ({
+      h2: node.h2,
+      openAt: null,
+      streams: 0,
+      cwnd: link.initialCongestionWindow,
+      sinceWindow: 0,
+    }))
+    pools.set(node.origin, pool)
+  }
+  // h2 multiplexes every request on its one connection; HTTP/1.1 takes a free connection, the
+  // one with the largest window (a warm one, usually), as Lantern does
+  if (pool[0].h2) return pool[0]
+  let best: Connection | null = null
+  const rank = (c: Connection) => (c.openAt === null ? 0 : 1_000_000) + c.cwnd
+  for (const c of pool) if (c.streams === 0 && (!best || rank(c) > rank(best))) best = c
+  return best
+}
+
+/** The congestion window (segments) one of `inFlight` requests can use on the link. */
+const maxWindow = (link: Link, inFlight: number) =>
+  Math.max(
+    1,
+    Math.floor(((link.throughputBps / Math.max(1, inFlight) / 8) * (link.rttMs / 1000)) / link.segmentBytes),
+  )
+
+/**
+ * Time to a request's first byte. A new connection: DNS (once per host), SYN, SYN-ACK, ACK with
+ * the request (1.5 RTT), one more for TLS (False Start), then the server's wait and the first
+ * byte's way back. An open connection (or, for an h2 stream, one still shaking hands): the
+ * request's way there, the server, the first byte's way back.
+ */
+function firstByteWait(
+  conn: Connection,
+  node: NetworkNode,
+  now: number,
+  link: Link,
+  dnsResolvedAt: Map<string, number>,
+): number {
+  const rtt = link.rttMs
+  if (conn.openAt !== null) return Math.max(0, conn.openAt - now) + rtt / 2 + node.serverMs + rtt / 2
+  const resolvedAt = dnsResolvedAt.get(node.host)
+  const dns = resolvedAt === undefined ? link.dnsRoundTrips * rtt : Math.max(0, resolvedAt - now)
+  if (resolvedAt === undefined) dnsResolvedAt.set(node.host, now + dns)
+  conn.openAt = now + dns + rtt + (node.tls ? rtt : 0)
+  return dns + 1.5 * rtt + (node.tls ? rtt : 0) + node.serverMs + rtt / 2
 }
