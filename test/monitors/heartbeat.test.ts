@@ -4,24 +4,30 @@
  * run, which runs no check and charges nothing), alerts as for http monitors, and a maintenance
  * window silences them alike.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { CheckCapacity } from '../../src/capacity/index.js'
 import { hashKey } from '../../src/contract/api-key.js'
 import { MonitorCreate } from '../../src/contract/monitors.js'
 import { monitorIdOfToken } from '../../src/monitors/heartbeat.js'
 import { MonitorService, secretBox, type Deliverer } from '../../src/monitors/index.js'
-import { openLowdbStore, type LowdbStore } from '../../src/store/index.js'
+import { openLowdbStore } from '../../src/store/index.js'
+import { openPostgresStore } from '../../src/store/postgres/index.js'
+import type { Store } from '../../src/store/types.js'
 import { removeDir, tempDir } from '../store/helpers.js'
+import { describePg, freshDatabase, freshSchema } from '../store/postgres/pg.js'
 
 let dir: string
-let store: LowdbStore
+let store: Store
 let clock: number
 let checks = 0
 const sent: string[] = []
 
+/** The store the tests run on: embedded by default, PostgreSQL in the block at the end. */
+let openStore = async (): Promise<Store> => openLowdbStore(dir)
+
 beforeEach(async () => {
   dir = await tempDir()
-  store = await openLowdbStore(dir)
+  store = await openStore()
   clock = Date.parse('2026-11-26T10:00:00Z')
   checks = 0
   sent.length = 0
@@ -65,7 +71,7 @@ function service() {
 
 const settle = () => new Promise((r) => setTimeout(r, 30))
 
-describe('heartbeat monitors', () => {
+function heartbeatContract() {
   it('refuses a url or assertions on a heartbeat and grace on an http monitor', () => {
     const bad = [
       { type: 'heartbeat', url: 'https://example.com/' },
@@ -145,7 +151,7 @@ describe('heartbeat monitors', () => {
       ['beat', 'heartbeat', null],
     ])
     expect(checks).toBe(0)
-    expect(store.users.availableCredits('ada')).toBe(0)
+    expect(await Promise.resolve(store.users.availableCredits('ada'))).toBe(0)
     expect((await store.monitors.incidents(monitor.id, 0)).length).toBe(2)
     // a heartbeat cannot be run on demand
     expect(await svc.run((await svc.get('ada', monitor.id))!, 'manual')).toMatchObject({
@@ -187,4 +193,19 @@ describe('heartbeat monitors', () => {
     expect(changed).toMatchObject({ grace_seconds: 10, next_run_at: clock + 70_000 })
     await expect(svc.update('ada', monitor.id, { url: 'https://example.com/' })).rejects.toThrow(/no url/)
   })
+}
+
+describe('heartbeat monitors (embedded store)', heartbeatContract)
+
+describePg('heartbeat monitors (PostgreSQL)', () => {
+  let db: Awaited<ReturnType<typeof freshDatabase>>
+  beforeAll(async () => {
+    db = await freshDatabase()
+    openStore = async () => openPostgresStore({ url: db.url, schema: await freshSchema(db.url), poolSize: 2 })
+  })
+  afterAll(async () => {
+    openStore = async () => openLowdbStore(dir)
+    await db?.drop()
+  })
+  heartbeatContract()
 })

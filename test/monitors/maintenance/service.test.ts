@@ -3,26 +3,31 @@
  * starts_at, a monitor that is not the caller's), and runs inside a window: recorded, no state
  * change, no alert, not counted in uptime; once the window is over, the same failures alert.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { CheckCapacity } from '../../../src/capacity/index.js'
 import { CheckError } from '../../../src/checks/errors.js'
 import type { CheckReport } from '../../../src/checks/types.js'
 import { MaintenanceCreate } from '../../../src/contract/monitoring.js'
 import { MaintenanceError } from '../../../src/monitors/maintenance/index.js'
 import { MonitorService, secretBox, type Deliverer } from '../../../src/monitors/index.js'
-import { openLowdbStore, type LowdbStore } from '../../../src/store/index.js'
+import { openLowdbStore } from '../../../src/store/index.js'
+import { openPostgresStore } from '../../../src/store/postgres/index.js'
+import type { Store } from '../../../src/store/types.js'
 import { fakeReport } from '../../helpers/report.js'
 import { removeDir, tempDir } from '../../store/helpers.js'
+import { describePg, freshDatabase, freshSchema } from '../../store/postgres/pg.js'
 
 let dir: string
-let store: LowdbStore
+let store: Store
+/** The store the tests run on: embedded by default, PostgreSQL in the block at the end. */
+let openStore = async (): Promise<Store> => openLowdbStore(dir)
 let clock: number
 let site: 'up' | 'down'
 const sent: string[] = []
 
 beforeEach(async () => {
   dir = await tempDir()
-  store = await openLowdbStore(dir)
+  store = await openStore()
   clock = Date.parse('2026-11-26T10:00:00Z')
   site = 'up'
   sent.length = 0
@@ -105,11 +110,11 @@ describe('maintenance window input', () => {
       field: 'ends_at',
     })
     await expect(svc.maintenance.get('ada', w.id)).rejects.toBeInstanceOf(MaintenanceError)
-    expect(await store.maintenance.listMaintenance('ada')).toEqual([])
+    expect(await store.maintenance!.listMaintenance('ada')).toEqual([])
   })
 })
 
-describe('runs inside a maintenance window', () => {
+function runsContract() {
   it('are recorded but change no state, raise no alert and count for no uptime', async () => {
     const svc = service()
     await store.users.ensure('ada', 10)
@@ -179,4 +184,19 @@ describe('runs inside a maintenance window', () => {
     expect(await svc.maintenance.covering('ada', [monitor.id])).toEqual(new Set())
     expect((await svc.maintenance.upcoming('ada'))[0].starts_at).toBe('2026-12-03T10:00:00.000Z')
   })
+}
+
+describe('runs inside a maintenance window (embedded store)', runsContract)
+
+describePg('runs inside a maintenance window (PostgreSQL)', () => {
+  let db: Awaited<ReturnType<typeof freshDatabase>>
+  beforeAll(async () => {
+    db = await freshDatabase()
+    openStore = async () => openPostgresStore({ url: db.url, schema: await freshSchema(db.url), poolSize: 2 })
+  })
+  afterAll(async () => {
+    openStore = async () => openLowdbStore(dir)
+    await db?.drop()
+  })
+  runsContract()
 })
