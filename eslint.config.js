@@ -24,7 +24,7 @@ const LAYERS = {
   mcp: ['client', 'contract'],
   runs: ['capacity', 'checks', 'contract', 'metrics', 'store'],
   monitors: ['assertions', 'capacity', 'checks', 'contract', 'metrics', 'runs', 'shared', 'store'],
-  'as-code': ['client', 'contract', 'monitors'],
+  'as-code': ['assertions', 'client', 'contract', 'monitors'],
   server: ['accounts', 'capacity', 'checks', 'contract', 'metrics', 'monitors', 'runs', 'store'],
   'status-pages': ['contract', 'monitors', 'server', 'store'],
   dashboard: ['accounts', 'contract', 'runs', 'server', 'shared', 'store'],

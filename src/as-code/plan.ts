@@ -7,7 +7,8 @@
  */
 import { channelFingerprint } from '../contract/fingerprint.js'
 import type { AlertsView, ChannelRequest, Monitor, MonitorCreate } from '../contract/monitors.js'
-import { DEFAULT_DOWN_AFTER, INTERVAL } from '../contract/monitors.js'
+import { describeAssertion } from '../assertions/index.js'
+import { DEFAULT_DOWN_AFTER, DEFAULT_RECOVER_AFTER, INTERVAL } from '../contract/monitors.js'
 import { GRACE } from '../contract/monitoring.js'
 import type { StatusPage, StatusPageCreate } from '../contract/status-pages.js'
 import type { Loaded, LoadedMonitor } from './load.js'
@@ -67,7 +68,10 @@ export function desiredMonitor(m: LoadedMonitor, loaded: Loaded): MonitorCreate 
     alerts: {
       down_after: m.alerts?.down_after ?? DEFAULT_DOWN_AFTER,
       min_score: m.alerts?.min_score ?? null,
+      recover_after: m.alerts?.recover_after ?? DEFAULT_RECOVER_AFTER,
+      remind_every_minutes: m.alerts?.remind_every_minutes ?? null,
     },
+    ...(url === undefined ? {} : { assertions: m.assertions ?? [] }),
     channels: m.channels.map((name): ChannelRequest => {
       const c = loaded.channels.get(name)!
       return c.type === 'email'
@@ -106,6 +110,8 @@ export function monitorChanges(cur: Monitor, want: MonitorCreate, paused?: boole
   push('interval_seconds', cur.interval_seconds, want.interval_seconds)
   for (const [k, v] of Object.entries(want.alerts ?? {}))
     push(`alerts.${k}`, (cur.alerts as Partial<AlertsView>)[k as keyof AlertsView] ?? null, v)
+  if (want.assertions !== undefined)
+    push('assertions', cur.assertions.map(describeAssertion), want.assertions.map(describeAssertion))
   const names = (cs: { name?: string | null; type: string }[]) => cs.map((c) => c.name ?? c.type)
   if (!same(cur.channels.map(channelKey), wantedChannelKeys(want)))
     out.push({ field: 'channels', from: names(cur.channels), to: names(want.channels ?? []) })

@@ -6,7 +6,7 @@
  */
 import { stringify } from 'yaml'
 import type { Channel, Monitor } from '../contract/monitors.js'
-import { DEFAULT_DOWN_AFTER, INTERVAL } from '../contract/monitors.js'
+import { DEFAULT_DOWN_AFTER, DEFAULT_RECOVER_AFTER, INTERVAL } from '../contract/monitors.js'
 import { GRACE } from '../contract/monitoring.js'
 import { formatEvery } from '../monitors/interval.js'
 import { SCHEMA_ID } from './file-schema.js'
@@ -71,7 +71,16 @@ export function pullFile(current: Current): Pulled {
     const alerts: Record<string, unknown> = {}
     if (m.alerts.down_after !== DEFAULT_DOWN_AFTER) alerts.down_after = m.alerts.down_after
     if (m.alerts.min_score !== null) alerts.min_score = m.alerts.min_score
+    if (m.alerts.recover_after !== DEFAULT_RECOVER_AFTER) alerts.recover_after = m.alerts.recover_after
+    if (m.alerts.remind_every_minutes !== null) alerts.remind_every_minutes = m.alerts.remind_every_minutes
     if (Object.keys(alerts).length) out.alerts = alerts
+    if (m.assertions.length)
+      out.assertions = m.assertions.map((a) => ({
+        source: a.source,
+        ...(a.property ? { property: a.property } : {}),
+        comparison: a.comparison,
+        ...(a.target !== undefined && a.target !== null ? { target: a.target } : {}),
+      }))
     if (m.channels.length) out.channels = m.channels.map((c) => names.get(c.fingerprint)!.name)
     return out
   })

@@ -1,8 +1,10 @@
 /**
  * `test`: every URL monitor of the file checked once now through the API (1 credit each, a few
- * at a time), judged by its `alerts.min_score`. Exit 0 all pass, 3 a monitor failed, 7 a site
+ * at a time), judged by its assertions (the server judges them on what the check fetched, as it
+ * judges a monitor's runs) and its `alerts.min_score`. Exit 0 all pass, 3 a monitor failed, 7 a site
  * could not be checked (that wins: the verdict on it is unknown).
  */
+import { describeAssertion } from '../assertions/index.js'
 import { ApiError, type SitehealthClient } from '../client/client.js'
 import type { Loaded } from './load.js'
 
@@ -43,8 +45,14 @@ async function runOne(client: SitehealthClient, m: Loaded['monitors'][number]): 
   const started = Date.now()
   const base = { ref: m.ref, name: m.name ?? m.ref, url: m.url! }
   try {
-    const r = await client.runCheck(m.url!)
-    const failures: TestFailure[] = []
+    const r = await client.runCheck(m.url!, { assertions: m.assertions })
+    const failures: TestFailure[] = (r.data.assertions ?? [])
+      .filter((a) => !a.passed)
+      .map((a) => ({
+        assertion: describeAssertion(a),
+        expected: `${a.comparison.replace(/_/g, ' ')}${a.target === null ? '' : ` ${a.target}`}`,
+        actual: a.actual === null ? 'nothing' : JSON.stringify(a.actual),
+      }))
     const min = m.alerts?.min_score
     if (min !== undefined && min !== null && r.data.healthScore < min)
       failures.push({

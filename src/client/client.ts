@@ -35,7 +35,7 @@ import {
   type MonitorPatch,
   type MonitorRuns,
 } from '../contract/monitors.js'
-import type { UptimeQuery, UptimeReport } from '../contract/monitoring.js'
+import type { Assertion, UptimeQuery, UptimeReport } from '../contract/monitoring.js'
 import {
   STATUS_PAGE_PATHS,
   type StatusPage,
@@ -170,8 +170,12 @@ export class SitehealthClient {
   meta(): Promise<Meta> {
     return this.call('GET', PATHS.meta, 'none')
   }
-  runCheck(url: string): Promise<RunResult> {
-    return this.call('POST', PATHS.run, 'key', { url })
+  /** Runs and saves a check (1 credit); `assertions` are judged on it and come back in `data.assertions`. */
+  runCheck(url: string, opts: { assertions?: Assertion[] } = {}): Promise<RunResult> {
+    return this.call('POST', PATHS.run, 'key', {
+      url,
+      ...(opts.assertions?.length ? { assertions: opts.assertions } : {}),
+    })
   }
   credits(): Promise<CreditBalance> {
     return this.call('GET', PATHS.credits, 'key')

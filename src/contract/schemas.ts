@@ -7,6 +7,7 @@
 import { z } from 'zod'
 import { MAX_URL_LENGTH } from './routes.js'
 import { KeyName } from './key-name.js'
+import { AssertionResult, Assertions } from './monitoring.js'
 
 export const SERVICE_NAME = 'sitehealth'
 export const API_VERSION = 'v1'
@@ -144,6 +145,10 @@ export const RunResult = z
       }),
       summary: z.string(),
       createdAt: DateTime,
+      assertions: z
+        .array(AssertionResult)
+        .optional()
+        .meta({ description: 'Only when the request carried `assertions`: each judged, in order.' }),
     }),
     credits: z.object({ used: z.int().min(0), remaining: z.int().min(0) }),
   })
@@ -163,6 +168,10 @@ export const RunRequest = z
     pagespeed: z.enum(PAGESPEED_METHODS).optional().meta({
       description:
         "How performance is judged. Omitted: measured by Lighthouse in the server's lab browser when it has one (`serve --lab-browser`), else estimated. `estimate`: skip the lab run. Either way one credit.",
+    }),
+    assertions: Assertions.optional().meta({
+      description:
+        'Assertions judged on this check as a monitor judges its runs (what it fetched: status, headers, body; its score and figures); the answer carries each with `passed` and `actual`. A failed assertion does not fail the request: the check is saved and charged.',
     }),
   })
   .meta({ id: 'RunRequest' })

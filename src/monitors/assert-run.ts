@@ -22,7 +22,11 @@ export interface AssertionVerdict {
 
 export function judgeAssertions(
   list: readonly Assertion[] | undefined,
-  run: { report: CheckReport; last: LastCheck; certDays: number | null } | null,
+  run: {
+    report: CheckReport
+    last: Pick<LastCheck, 'health_score' | 'response_time_ms'>
+    certDays: number | null
+  } | null,
 ): AssertionVerdict | undefined {
   if (!list || list.length === 0) return undefined
   const subject: AssertionSubject = run
@@ -45,4 +49,19 @@ export function judgeAssertions(
   const results = evaluateAssertions(list, subject)
   const first = firstFailure(results)
   return { results, failed: first ? describeResult(first) : null }
+}
+
+/**
+ * Assertions judged on a one-off check (the run route's `assertions`, which `sitehealth test`
+ * sends), exactly as a monitor's run judges them.
+ */
+export function judgeReport(
+  list: readonly Assertion[],
+  report: CheckReport,
+  healthScore: number,
+): AssertionResult[] {
+  const https = (report.signals.https_ssl.details ?? {}) as { scheme?: unknown; daysLeft?: unknown }
+  const certDays = https.scheme !== 'http' && typeof https.daysLeft === 'number' ? https.daysLeft : null
+  const last = { health_score: healthScore, response_time_ms: Math.round(report.responseTimeMs) }
+  return judgeAssertions(list, { report, last, certDays })?.results ?? []
 }

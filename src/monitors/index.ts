@@ -7,3 +7,4 @@ export { evaluate, observeCheck, INITIAL_MEMORY, type Observation } from './rule
 export { parseEvery, formatEvery, intervalProblem } from './interval.js'
 export { deriveSecretKey, loadSecretKey, secretBox } from '../shared/secret-box.js'
 export { monitorView, runView, eventView } from './views.js'
+export { judgeReport } from './assert-run.js'

@@ -47,6 +47,9 @@ monitors:
     url: ${siteUrl}/api
     every: 1h
     alerts: { down_after: 3, min_score: 10 }
+    assertions:
+      - { source: status_code, comparison: equals, target: 200 }
+      - { source: text_body, comparison: contains, target: ok }
     channels: [ops-hook, team]
 status_pages:
   - slug: e2e-acme
@@ -137,6 +140,10 @@ describe('sitehealth deploy / pull / test', () => {
       expect(monitors.map((m: any) => m.ref).sort()).toEqual(['api', 'home'])
       const apiMon = monitors.find((m: any) => m.ref === 'api')
       expect(apiMon).toMatchObject({ interval_seconds: 3600, alerts: { down_after: 3, min_score: 10 } })
+      expect(apiMon.assertions).toEqual([
+        { source: 'status_code', comparison: 'equals', target: 200 },
+        { source: 'text_body', comparison: 'contains', target: 'ok' },
+      ])
       const hookId = apiMon.channels[0].id
 
       const again = await cli(['deploy', '--file', f], { env: env() })
@@ -195,7 +202,11 @@ describe('sitehealth deploy / pull / test', () => {
       const f = join(home, 'test.yaml')
       await writeFile(
         f,
-        `monitors:\n  - ref: good\n    url: ${siteUrl}/\n  - ref: strict\n    url: ${siteUrl}/s\n    alerts: { min_score: 100 }\n`,
+        `monitors:\n  - ref: good\n    url: ${siteUrl}/\n    assertions: [{ source: status_code, comparison: equals, target: 200 }]\n` +
+          `  - ref: strict\n    url: ${siteUrl}/s\n    alerts: { min_score: 100 }\n    assertions:\n` +
+          `      - { source: status_code, comparison: equals, target: 200 }\n` +
+          `      - { source: text_body, comparison: contains, target: nope }\n` +
+          `      - { source: header, property: content-type, comparison: contains, target: json }\n`,
       )
       const xmlFile = join(home, 'junit.xml')
       const r = await cli(['test', '--file', f, '--reporter', 'junit', '--output', xmlFile], { env: env() })
@@ -205,9 +216,18 @@ describe('sitehealth deploy / pull / test', () => {
       const cases = [suite.testcase].flat()
       expect(cases).toHaveLength(2)
       const strict = cases.find((c: any) => String(c['@_name']).startsWith('strict'))
-      expect([strict.failure].flat()[0]['@_message']).toMatch(
-        /min_score: expected health_score >= 100, actual \d+/,
+      const failures = [strict.failure].flat().map((x: any) => x['@_message'])
+      // one <failure> per failed assertion, with what was expected and what the check saw
+      expect(failures).toHaveLength(3)
+      expect(failures[0]).toBe(
+        'text_body contains nope: expected contains nope, actual "<!doctype html><title>ok</title><p>ok</p>"',
       )
+      expect(failures[1]).toBe(
+        'header content-type contains json: expected contains json, actual "text/html"',
+      )
+      expect(failures[2]).toMatch(/min_score: expected health_score >= 100, actual \d+/)
+      const goodCase = cases.find((c: any) => String(c['@_name']).startsWith('good'))
+      expect(goodCase.failure).toBeUndefined()
       const json = await cli(['test', '--file', f, '--reporter', 'json', '--grep', '^good$'], { env: env() })
       expect(json.code).toBe(0)
       expect(JSON.parse(json.stdout).tests.map((t: any) => t.ref)).toEqual(['good'])

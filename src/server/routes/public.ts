@@ -13,6 +13,7 @@ import {
   type RunResult,
   type SavedCheck,
 } from '../../contract/index.js'
+import { judgeReport } from '../../monitors/index.js'
 import { runForUser } from '../../runs/index.js'
 import type { CheckRecord } from '../../store/types.js'
 import { parseWith, readJson } from '../body.js'
@@ -49,7 +50,7 @@ export function publicRoutes(
     const body = await readJson(event)
     if (!body || typeof body !== 'object' || !('url' in body))
       throw badRequest('The body must be a JSON object with a `url` field: a full http or https URL.')
-    const { url, pagespeed } = parseWith(RunRequest, body, 'request body')
+    const { url, pagespeed, assertions } = parseWith(RunRequest, body, 'request body')
     try {
       const done = await runForUser(deps, key.user_id, url, {
         // on-demand checks are measured in the lab browser when the server has one (docs/decisions.md#performance-lab-and-estimate)
@@ -59,7 +60,9 @@ export function publicRoutes(
         inFlight,
         requestId: typeof event.context.requestId === 'string' ? event.context.requestId : undefined,
       })
-      return toRunResult(done.check, done.report, done.remaining)
+      const result = toRunResult(done.check, done.report, done.remaining)
+      if (assertions) result.data.assertions = judgeReport(assertions, done.report, done.check.health_score)
+      return result
     } catch (err) {
       throw refusedAsServiceError(err)
     }
