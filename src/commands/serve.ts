@@ -119,7 +119,8 @@ Faults: every wait on PostgreSQL and Redis is bounded (--db-query-timeout, --db-
         'Measure performance with Lighthouse in this Chromium/Chrome (a path, or "auto" to find one); off by default: the estimate only.',
     }),
     'lab-concurrency': Flags.integer({
-      description: 'Lab runs at once; more wait in a queue.',
+      description:
+        'Lab runs asked for at once; Lighthouse 12.8 runs them one at a time (overlapping runs in one browser break each other), the rest wait in a queue.',
       default: 1,
       min: 1,
       max: 8,
