@@ -34,10 +34,13 @@ export function dashboardMonitors(service: MonitorService): DashboardMonitors {
   return {
     async list(userId, limit, runs = 0) {
       const { items } = await service.monitors.listMonitors(userId, { limit })
-      const uptime = await service.uptimeWindows(items.map((m) => m.id))
+      const [uptime, quiet] = await Promise.all([
+        service.uptimeWindows(items.map((m) => m.id)),
+        service.maintenance.of(items),
+      ])
       return Promise.all(
         items.map(async (m) => ({
-          ...viewOf(m, uptime.get(m.id)),
+          ...viewOf(m, uptime.get(m.id), quiet.has(m.id)),
           recent: runs > 0 ? (await service.monitors.listRuns(m.id, { limit: runs })).items.map(runOf) : [],
         })),
       )
@@ -57,7 +60,9 @@ export function dashboardMonitors(service: MonitorService): DashboardMonitors {
     },
     async get(userId, id) {
       const m = await mine(userId, id)
-      return m && viewOf(m, (await service.uptimeWindows([m.id])).get(m.id))
+      if (!m) return undefined
+      const quiet = (await service.maintenance.of([m])).has(m.id)
+      return viewOf(m, (await service.uptimeWindows([m.id])).get(m.id), quiet)
     },
     async update(userId, id, edit) {
       if (!(await mine(userId, id))) return undefined
@@ -124,8 +129,8 @@ function runOf(r: RunRecord): MonitorRunView {
 }
 
 /** The dashboard's view: the API's, with assertions written as the CLI writes them. */
-function viewOf(m: MonitorRecord, uptime?: UptimeWindows): MonitorView {
-  const v = monitorView(m, { uptime })
+function viewOf(m: MonitorRecord, uptime?: UptimeWindows, inMaintenance = false): MonitorView {
+  const v = monitorView(m, { uptime, inMaintenance })
   return { ...v, assertions: v.assertions.map(describeAssertion) }
 }
 

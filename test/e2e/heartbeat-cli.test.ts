@@ -107,6 +107,13 @@ describe('heartbeat monitors end to end', () => {
     expect(unknown.status).toBe(404)
     expect((await unknown.json()).error.code).toBe('not_found')
     expect((await fetch(`${served.url}/api/push/nope`)).status).toBe(404)
+
+    // a job gone wild: past 120 beats a minute the monitor's pushes are refused with Retry-After
+    const answers = await Promise.all(Array.from({ length: 125 }, () => fetch(pushUrl!)))
+    const refused = answers.filter((r) => r.status === 429)
+    expect(refused.length).toBeGreaterThan(0)
+    expect(Number(refused[0].headers.get('retry-after'))).toBeGreaterThan(0)
+    expect((await refused[0].json()).error.code).toBe('rate_limited')
   }, 60_000)
 
   it('refuses a URL with --heartbeat and --grace without it', async () => {

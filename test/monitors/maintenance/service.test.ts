@@ -10,6 +10,7 @@ import type { CheckReport } from '../../../src/checks/types.js'
 import { MaintenanceCreate } from '../../../src/contract/monitoring.js'
 import { MaintenanceError } from '../../../src/monitors/maintenance/index.js'
 import { MonitorService, secretBox, type Deliverer } from '../../../src/monitors/index.js'
+import { dashboardMonitors } from '../../../src/serve/index.js'
 import { openLowdbStore } from '../../../src/store/index.js'
 import { openPostgresStore } from '../../../src/store/postgres/index.js'
 import type { Store } from '../../../src/store/types.js'
@@ -111,6 +112,23 @@ describe('maintenance window input', () => {
     })
     await expect(svc.maintenance.get('ada', w.id)).rejects.toBeInstanceOf(MaintenanceError)
     expect(await store.maintenance!.listMaintenance('ada')).toEqual([])
+  })
+})
+
+describe('the dashboard’s monitors', () => {
+  it('read maintenance inside a window, like the API', async () => {
+    const svc = service()
+    const { monitor } = await svc.create('ada', { url: 'https://shop.example.com/' })
+    const port = dashboardMonitors(svc)
+    expect((await port.get('ada', monitor.id))?.state).toBe('pending')
+    await svc.maintenance.create('ada', {
+      name: 'Release',
+      monitor_ids: 'all',
+      starts_at: '2026-11-26T09:00:00Z',
+      ends_at: '2026-11-26T11:00:00Z',
+    })
+    expect((await port.get('ada', monitor.id))?.state).toBe('maintenance')
+    expect((await port.list('ada', 10)).map((m) => m.state)).toEqual(['maintenance'])
   })
 })
 
