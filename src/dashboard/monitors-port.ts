@@ -72,6 +72,13 @@ export interface MonitorEventView {
   deliveries: Array<{ channel_id: string; status: string; attempts: number }>
 }
 
+/** A maintenance window that covers the monitor, by its current or next opening. */
+export interface MaintenanceView {
+  name: string
+  starts_at: string
+  ends_at: string
+}
+
 export class MonitorRejected extends Error {}
 
 export interface DashboardMonitors {
@@ -102,4 +109,6 @@ export interface DashboardMonitors {
   /** Newest first. */
   runs(userId: string, id: string, limit: number): Promise<MonitorRunView[]>
   events(userId: string, id: string, limit: number): Promise<MonitorEventView[]>
+  /** Maintenance windows covering it, open now or to come, soonest first. */
+  maintenance(userId: string, id: string): Promise<MaintenanceView[]>
 }

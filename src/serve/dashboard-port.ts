@@ -106,6 +106,13 @@ export function dashboardMonitors(service: MonitorService): DashboardMonitors {
       const { items } = await service.monitors.listRuns(m.id, { limit })
       return items.map(runOf)
     },
+    async maintenance(userId, id) {
+      const m = await mine(userId, id)
+      if (!m) return []
+      return (await service.maintenance.upcoming(userId))
+        .filter((w) => w.monitor_ids === 'all' || w.monitor_ids.includes(m.id))
+        .map(({ name, starts_at, ends_at }) => ({ name, starts_at, ends_at }))
+    },
     async events(userId, id, limit) {
       const m = await mine(userId, id)
       if (!m) return []

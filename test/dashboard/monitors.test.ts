@@ -245,6 +245,18 @@ describe.runIf(haveChromium || process.env.CI)('monitor pages', { timeout: 120_0
     await page.getByRole('heading', { name: 'Blog 2', level: 1 }).waitFor()
     expect(await page.locator('table.runs tbody tr').count()).toBe(rows + 1)
 
+    // a maintenance window that covers it shows on its page
+    const owner = (await monitoring.service.monitors.getMonitorById(id))!.user_id
+    const start = Date.now() + 3600_000
+    await monitoring.service.maintenance.create(owner, {
+      name: 'Database upgrade',
+      monitor_ids: [id],
+      starts_at: new Date(start).toISOString(),
+      ends_at: new Date(start + 3600_000).toISOString(),
+    })
+    await page.reload()
+    expect(await page.locator('li', { hasText: 'Database upgrade' }).textContent()).toMatch(/\(scheduled\)/)
+
     // delete, after a confirmation
     await page.getByRole('link', { name: 'Delete' }).click()
     await expectAccessible(page, 'monitor delete')

@@ -3,7 +3,13 @@
  * the last saved check), uptime, schedule and actions, the history chart with failed runs drawn,
  * incidents with durations, the runs table and the events.
  */
-import { isFailing, type MonitorEventView, type MonitorRunView, type MonitorView } from '../monitors-port.js'
+import {
+  isFailing,
+  type MaintenanceView,
+  type MonitorEventView,
+  type MonitorRunView,
+  type MonitorView,
+} from '../monitors-port.js'
 import { CsrfField, Page, type PageContext } from './layout.js'
 import { fmtDate, html } from './html.js'
 import { fmtMinute, RunsBar, span, State, Uptime } from './monitor-parts.js'
@@ -142,6 +148,20 @@ function History({ runs }: { runs: MonitorRunView[] }) {
     </div>`
 }
 
+function Maintenance({ list, now }: { list: MaintenanceView[]; now: number }) {
+  if (list.length === 0)
+    return html`<p>No maintenance window covers this monitor. Inside one, runs go on but raise no alert and count for no uptime.</p>`
+  return html`<ul>
+    ${list.map((w) => {
+      const open = Date.parse(w.starts_at) <= now
+      return html`<li>
+        <strong>${w.name}</strong> ${open ? '(in progress)' : '(scheduled)'}:
+        ${`${fmtMinute(w.starts_at)} to ${fmtMinute(w.ends_at)}`}
+      </li>`
+    })}
+  </ul>`
+}
+
 function Incidents({ events, now }: { events: MonitorEventView[]; now: number }) {
   const list = incidentsOf(events)
   if (list.length === 0) return html`<p>No incidents in the recent events.</p>`
@@ -165,7 +185,13 @@ export function monitorPage(
   m: MonitorView,
   runs: MonitorRunView[],
   events: MonitorEventView[],
-  o: { notice?: string; secret?: string; error?: string; now?: number } = {},
+  o: {
+    notice?: string
+    secret?: string
+    error?: string
+    now?: number
+    maintenance?: MaintenanceView[]
+  } = {},
 ) {
   const now = o.now ?? Date.now()
   return Page(
@@ -208,6 +234,8 @@ export function monitorPage(
         <${RunsBar} runs=${runs} name=${m.name} />
         <h2>History</h2>
         <${History} runs=${runs} />
+        <h2>Maintenance</h2>
+        <${Maintenance} list=${o.maintenance ?? []} now=${now} />
         <h2>Incidents</h2>
         <${Incidents} events=${events} now=${now} />
         <h2>Events</h2>

@@ -64,11 +64,12 @@ export function monitorRoutes(k: Kit): Routes {
   const pageOf: PageOf = async (event, s, ports, id, o = {}, status = 200) => {
     const m = await ports.get(s.account.user_id, id)
     if (!m) return k.notFound(event, s)
-    const [runs, events] = await Promise.all([
+    const [runs, events, maintenance] = await Promise.all([
       ports.runs(s.account.user_id, m.id, 50),
       ports.events(s.account.user_id, m.id, 25),
+      ports.maintenance(s.account.user_id, m.id),
     ])
-    return k.page(monitorPage(k.ctx(event, s), m, runs, events, o), status)
+    return k.page(monitorPage(k.ctx(event, s), m, runs, events, { ...o, maintenance }), status)
   }
 
   const monitorOne = k.authed(async (event, s) =>
