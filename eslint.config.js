@@ -128,11 +128,6 @@ export default tseslint.config(
       'max-lines': ['error', { max: 500 }],
     },
   },
-  // being split (issue 20): this list only shrinks, and is empty when the splits have landed
-  {
-    files: ['src/checks/perf/graph.ts', 'src/checks/perf/simulate.ts', 'src/store/postgres/import.ts'],
-    rules: { 'max-lines-per-function': 'off', 'max-lines': 'off' },
-  },
   // wire shapes and their examples are long lists, not rooms
   { files: ['src/contract/**/*.ts'], rules: { 'max-lines': 'off' } },
 )

@@ -164,82 +164,11 @@ export async function importDataDir(
     }
   })
 
-  for (const { monitor: m, runs, events, rollups, incidents } of monitors) {
-    await target.db.transaction().execute(async (trx) => {
-      const r = await sql`
-        INSERT INTO monitors (id, user_id, next_run_ms, paused, paused_reason, record)
-        VALUES (${m.id}, ${m.user_id}, ${m.next_run_at === null ? null : String(Math.trunc(m.next_run_at))},
-          ${m.paused}, ${m.paused_reason}, ${JSON.stringify(m)})
-        ON CONFLICT (id) DO NOTHING`.execute(trx)
-      if (Number(r.numAffectedRows ?? 0) === 0) {
-        summary.monitors.present++
-        return // its history is the database's now: runs since the first import stay as they are
-      }
-      summary.monitors.copied++
-      for (const run of runs) {
-        const rr = await sql`
-          INSERT INTO monitor_runs (id, monitor_id, record) VALUES (${run.id}, ${m.id}, ${JSON.stringify(run)})
-          ON CONFLICT (id) DO NOTHING`.execute(trx)
-        summary.monitors.runs += Number(rr.numAffectedRows ?? 0)
-      }
-      for (const e of events) {
-        const er = await sql`
-          INSERT INTO monitor_events (id, monitor_id, pending, record)
-          VALUES (${e.id}, ${m.id}, ${e.deliveries.some((d) => d.status === 'pending')}, ${JSON.stringify(e)})
-          ON CONFLICT (id) DO NOTHING`.execute(trx)
-        summary.monitors.events += Number(er.numAffectedRows ?? 0)
-      }
-      summary.monitors.rollups += await importRollups(trx, m.id, rollups)
-      for (const i of incidents) {
-        const ir = await sql`
-          INSERT INTO monitor_incidents (id, monitor_id, started_at, ended_at, cause)
-          VALUES (${i.id}, ${m.id}, ${i.started_at}::timestamptz, ${i.ended_at}::timestamptz, ${i.cause})
-          ON CONFLICT DO NOTHING`.execute(trx)
-        summary.monitors.incidents += Number(ir.numAffectedRows ?? 0)
-      }
-    })
-  }
+  for (const entry of monitors)
+    await target.db.transaction().execute((trx) => importMonitor(trx, entry, summary.monitors))
 
   const acc = source.accounts.all()
-  await target.db.transaction().execute(async (trx) => {
-    const n = (r: { numAffectedRows?: bigint }) => Number(r.numAffectedRows ?? 0)
-    for (const a of acc.accounts) {
-      // ON CONFLICT without a target: the same id, or an account with this email made on PostgreSQL
-      const r = await sql`
-        INSERT INTO accounts (id, email, password_hash, user_id, admin, disabled_at, created_at)
-        VALUES (${a.id}, ${a.email}, ${a.password_hash}, ${a.user_id}, ${a.admin},
-          ${a.disabled_at}::timestamptz, ${a.created_at}::timestamptz)
-        ON CONFLICT DO NOTHING`.execute(trx)
-      summary.accounts[n(r) > 0 ? 'copied' : 'present']++
-    }
-    for (const s of acc.sessions) {
-      // only sessions of the account that was copied (not of a same-email one made on PostgreSQL)
-      const r = await sql`
-        INSERT INTO sessions (id, account_id, csrf, created_at, expires_at)
-        SELECT ${s.id}, ${s.account_id}, ${s.csrf}, ${s.created_at}::timestamptz, ${s.expires_at}::timestamptz
-        WHERE EXISTS (SELECT 1 FROM accounts WHERE id = ${s.account_id})
-        ON CONFLICT DO NOTHING`.execute(trx)
-      summary.accounts.sessions += n(r)
-    }
-    for (const i of acc.invites) {
-      const r = await sql`
-        INSERT INTO invites (id, kind, account_id, email, admin, credits, created_at, expires_at, used_at)
-        VALUES (${i.id}, ${i.kind}, ${i.account_id}, ${i.email}, ${i.admin}, ${i.credits},
-          ${i.created_at}::timestamptz, ${i.expires_at}::timestamptz, ${i.used_at}::timestamptz)
-        ON CONFLICT DO NOTHING`.execute(trx)
-      summary.accounts.invites += n(r)
-    }
-    for (const g of acc.device_grants) {
-      const r = await sql`
-        INSERT INTO device_grants (id, user_code, name, status, account_id, key_id, created_at, expires_at, polled_at,
-          client_address)
-        VALUES (${g.id}, ${g.user_code}, ${g.name}, ${g.status}, ${g.account_id}, ${g.key_id},
-          ${g.created_at}::timestamptz, ${g.expires_at}::timestamptz, ${g.polled_at}::timestamptz,
-          ${g.client_address ?? null})
-        ON CONFLICT DO NOTHING`.execute(trx)
-      summary.accounts.device_grants += n(r)
-    }
-  })
+  await target.db.transaction().execute((trx) => importAccounts(trx, acc, summary.accounts))
   await target.db.transaction().execute(async (trx) => {
     for (const p of source.statusPages.all()) {
       const r = await sql`
@@ -275,4 +204,90 @@ async function importRollups(
       ${col('response_ms_sum')}::float8[], ${col('health_sum')}::bigint[], ${col('downtime_seconds')}::bigint[]) AS t
     ON CONFLICT DO NOTHING`.execute(trx)
   return Number(r.numAffectedRows ?? 0)
+}
+
+type MonitorEntry = ReturnType<LowdbStore['monitors']['all']> extends Iterable<infer E> ? E : never
+
+/** One monitor with its runs, events, rollups and incidents; one already there keeps its history. */
+async function importMonitor(
+  trx: Kysely<Database>,
+  { monitor: m, runs, events, rollups, incidents }: MonitorEntry,
+  summary: ImportSummary['monitors'],
+): Promise<void> {
+  const r = await sql`
+    INSERT INTO monitors (id, user_id, next_run_ms, paused, paused_reason, record)
+    VALUES (${m.id}, ${m.user_id}, ${m.next_run_at === null ? null : String(Math.trunc(m.next_run_at))},
+      ${m.paused}, ${m.paused_reason}, ${JSON.stringify(m)})
+    ON CONFLICT (id) DO NOTHING`.execute(trx)
+  if (Number(r.numAffectedRows ?? 0) === 0) {
+    summary.present++
+    return // its history is the database's now: runs since the first import stay as they are
+  }
+  summary.copied++
+  for (const run of runs) {
+    const rr = await sql`
+      INSERT INTO monitor_runs (id, monitor_id, record) VALUES (${run.id}, ${m.id}, ${JSON.stringify(run)})
+      ON CONFLICT (id) DO NOTHING`.execute(trx)
+    summary.runs += Number(rr.numAffectedRows ?? 0)
+  }
+  for (const e of events) {
+    const er = await sql`
+      INSERT INTO monitor_events (id, monitor_id, pending, record)
+      VALUES (${e.id}, ${m.id}, ${e.deliveries.some((d) => d.status === 'pending')}, ${JSON.stringify(e)})
+      ON CONFLICT (id) DO NOTHING`.execute(trx)
+    summary.events += Number(er.numAffectedRows ?? 0)
+  }
+  summary.rollups += await importRollups(trx, m.id, rollups)
+  for (const i of incidents) {
+    const ir = await sql`
+      INSERT INTO monitor_incidents (id, monitor_id, started_at, ended_at, cause)
+      VALUES (${i.id}, ${m.id}, ${i.started_at}::timestamptz, ${i.ended_at}::timestamptz, ${i.cause})
+      ON CONFLICT DO NOTHING`.execute(trx)
+    summary.incidents += Number(ir.numAffectedRows ?? 0)
+  }
+}
+
+/** Accounts, and the sessions, invites and device grants of the ones copied. */
+async function importAccounts(
+  trx: Kysely<Database>,
+  acc: ReturnType<LowdbStore['accounts']['all']>,
+  summary: ImportSummary['accounts'],
+): Promise<void> {
+  const n = (r: { numAffectedRows?: bigint }) => Number(r.numAffectedRows ?? 0)
+  for (const a of acc.accounts) {
+    // ON CONFLICT without a target: the same id, or an account with this email made on PostgreSQL
+    const r = await sql`
+      INSERT INTO accounts (id, email, password_hash, user_id, admin, disabled_at, created_at)
+      VALUES (${a.id}, ${a.email}, ${a.password_hash}, ${a.user_id}, ${a.admin},
+        ${a.disabled_at}::timestamptz, ${a.created_at}::timestamptz)
+      ON CONFLICT DO NOTHING`.execute(trx)
+    summary[n(r) > 0 ? 'copied' : 'present']++
+  }
+  for (const s of acc.sessions) {
+    // only sessions of the account that was copied (not of a same-email one made on PostgreSQL)
+    const r = await sql`
+      INSERT INTO sessions (id, account_id, csrf, created_at, expires_at)
+      SELECT ${s.id}, ${s.account_id}, ${s.csrf}, ${s.created_at}::timestamptz, ${s.expires_at}::timestamptz
+      WHERE EXISTS (SELECT 1 FROM accounts WHERE id = ${s.account_id})
+      ON CONFLICT DO NOTHING`.execute(trx)
+    summary.sessions += n(r)
+  }
+  for (const i of acc.invites) {
+    const r = await sql`
+      INSERT INTO invites (id, kind, account_id, email, admin, credits, created_at, expires_at, used_at)
+      VALUES (${i.id}, ${i.kind}, ${i.account_id}, ${i.email}, ${i.admin}, ${i.credits},
+        ${i.created_at}::timestamptz, ${i.expires_at}::timestamptz, ${i.used_at}::timestamptz)
+      ON CONFLICT DO NOTHING`.execute(trx)
+    summary.invites += n(r)
+  }
+  for (const g of acc.device_grants) {
+    const r = await sql`
+      INSERT INTO device_grants (id, user_code, name, status, account_id, key_id, created_at, expires_at, polled_at,
+        client_address)
+      VALUES (${g.id}, ${g.user_code}, ${g.name}, ${g.status}, ${g.account_id}, ${g.key_id},
+        ${g.created_at}::timestamptz, ${g.expires_at}::timestamptz, ${g.polled_at}::timestamptz,
+        ${g.client_address ?? null})
+      ON CONFLICT DO NOTHING`.execute(trx)
+    summary.device_grants += n(r)
+  }
 }
