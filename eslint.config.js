@@ -46,6 +46,7 @@ const LAYERS = {
   ],
   commands: [
     'accounts',
+    'assertions',
     'as-code',
     'cli',
     'client',

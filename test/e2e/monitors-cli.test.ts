@@ -214,6 +214,27 @@ describe('sitehealth monitors', () => {
     ])
     expect(flap.code, flap.stderr).toBe(0)
     expect(JSON.parse(flap.stdout).alerts).toMatchObject({ recover_after: 2, remind_every_minutes: 60 })
+    const asserted = await cli([
+      'monitors',
+      'create',
+      site.url('/asserted'),
+      '--every',
+      '1h',
+      '--assert',
+      'status_code equals 200',
+      '--assert',
+      'json_body $.status equals ok',
+      '--json',
+    ])
+    expect(asserted.code, asserted.stderr).toBe(0)
+    expect(JSON.parse(asserted.stdout).assertions).toEqual([
+      { source: 'status_code', comparison: 'equals', target: 200 },
+      { source: 'json_body', property: '$.status', comparison: 'equals', target: 'ok' },
+    ])
+    const badAssert = await cli(['monitors', 'create', site.url('/'), '--assert', 'status_code equalz 200'])
+    expect(badAssert.code).toBe(2)
+    expect(badAssert.stderr.trim().split('\n')).toHaveLength(1)
+    expect(badAssert.stderr).toMatch(/--assert "status_code equalz 200"/)
     const id = await cli(['monitors', 'get', 'nope'])
     expect(id.code).toBe(2)
     expect(id.stderr.trim().split('\n')).toHaveLength(1)

@@ -4,6 +4,7 @@ import { InvalidUrlError, UsageError } from '../../cli/errors.js'
 import { renderMonitor } from '../../cli/render/monitors.js'
 import { readTargetUrl } from '../../contract/index.js'
 import type { ChannelRequest, MonitorCreate } from '../../contract/monitors.js'
+import { AssertionSyntaxError, parseAssertion } from '../../assertions/index.js'
 import { parseEvery } from '../../monitors/interval.js'
 
 export default class MonitorsCreate extends ClientCommand<typeof MonitorsCreate> {
@@ -21,6 +22,7 @@ With --heartbeat there is no URL: your job calls the monitor's push URL (printed
     '<%= config.bin %> monitors create https://example.com --every 1m --name shop --webhook https://hooks.example.com/sitehealth',
     '<%= config.bin %> monitors create https://example.com --slack https://hooks.slack.com/services/T0/B0/XXX --min-score 70',
     '<%= config.bin %> monitors create https://example.com --email ops@example.com --json',
+    '<%= config.bin %> monitors create https://api.example.com/health --assert "status_code equals 200" --assert "json_body $.status equals ok"',
     '<%= config.bin %> monitors create https://example.com --down-after 3 --recover-after 2 --remind-every 1h --webhook https://hooks.example.com/x',
     '<%= config.bin %> monitors create --heartbeat --every 1h --grace 10m --name "nightly backup" --slack https://hooks.slack.com/services/T0/B0/XXX',
   ]
@@ -63,6 +65,11 @@ With --heartbeat there is no URL: your job calls the monitor's push URL (printed
       description:
         'While down, repeat the alert as monitor.still_down this often: 30m, 1h, 1d (default: never).',
     }),
+    assert: Flags.string({
+      description:
+        'An assertion every run must hold, as "source [property] comparison [target]": "status_code equals 200", "json_body $.status equals ok", "header content-type contains json", "response_time less_than 800". Repeat for more (up to 20).',
+      multiple: true,
+    }),
     'down-after': Flags.integer({
       description: 'Failed runs in a row before down (default 2).',
       min: 1,
@@ -103,6 +110,14 @@ With --heartbeat there is no URL: your job calls the monitor's push URL (printed
       remind_every_minutes: remind,
     }
     const alerts = Object.values(rules).some((v) => v !== undefined) ? rules : undefined
+    const assertions = (f.assert ?? []).map((text) => {
+      try {
+        return parseAssertion(text)
+      } catch (err) {
+        if (err instanceof AssertionSyntaxError) throw new UsageError(`--assert ${err.message}`)
+        throw err
+      }
+    })
     const base = {
       ...(interval !== undefined ? { interval_seconds: interval } : {}),
       ...(f.name !== undefined ? { name: f.name } : {}),
@@ -110,7 +125,10 @@ With --heartbeat there is no URL: your job calls the monitor's push URL (printed
       ...(alerts ? { alerts } : {}),
       ...(channels.length ? { channels } : {}),
     }
-    if (f.heartbeat) return this.heartbeat(base)
+    if (f.heartbeat) {
+      if (assertions.length) throw new UsageError('--assert is for URL monitors: a heartbeat runs no check.')
+      return this.heartbeat(base)
+    }
     if (f.grace !== undefined) throw new UsageError('--grace is for heartbeat monitors (--heartbeat).')
     if (this.args.url === undefined) throw new UsageError('Give the URL to watch, or --heartbeat.')
     // the one rule of `check`: a bare host means https, and is said so
@@ -119,7 +137,7 @@ With --heartbeat there is no URL: your job calls the monitor's push URL (printed
     if (target.note) this.terminal.notice(`${target.note.replace(': checking', ': watching')}.`)
     const client = await this.client()
     const monitor = await this.spin('Creating the monitor…', () =>
-      client.createMonitor({ url: target.url, ...base }),
+      client.createMonitor({ url: target.url, ...base, ...(assertions.length ? { assertions } : {}) }),
     )
     this.emit(monitor, (view) => renderMonitor(view, monitor, this.config.bin))
   }
