@@ -4,21 +4,13 @@
  * after the first scheduled run, the history chart and its table, a real monitor.down event,
  * pause/resume, another user's monitor is 404, axe on each page.
  */
-import { createServer, type Server } from 'node:http'
-import { toNodeHandler } from 'h3/node'
-import type { Browser } from 'playwright-core'
+import { createServer } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Accounts } from '../../src/accounts/service.js'
-import { CheckCapacity, DEFAULT_CAPACITY } from '../../src/capacity/index.js'
-import { startMonitoring, type Monitoring } from '../../src/monitors/index.js'
-import { composeApp, dashboardMonitors } from '../../src/serve/index.js'
-import { DEFAULT_LIMITS } from '../../src/server/context.js'
-import { openLowdbStore, type LowdbStore } from '../../src/store/index.js'
-import { removeDir, tempDir } from '../store/helpers.js'
-import { expectAccessible, haveChromium, launch, noticeIfMissing, screenshot } from './browser.js'
+import type { Monitoring } from '../../src/monitors/index.js'
+import { expectAccessible, haveChromium, noticeIfMissing, screenshot } from './browser.js'
+import { startDashboard, type Dashboard } from './harness.js'
 
 noticeIfMissing()
-const PW = 'correct horse battery'
 
 /** A local site that answers, or hangs up on every connection while `down`. */
 async function startSite() {
@@ -37,73 +29,22 @@ async function startSite() {
 }
 
 describe.runIf(haveChromium || process.env.CI)('monitor pages', { timeout: 120_000 }, () => {
-  let browser: Browser
-  let store: LowdbStore
-  let dir: string
-  let server: Server
+  let d: Dashboard
   let url: string
   let site: Awaited<ReturnType<typeof startSite>>
   let monitoring: Monitoring
+  let signedIn: Dashboard['signedIn']
 
   beforeAll(async () => {
-    dir = await tempDir()
-    store = await openLowdbStore(dir)
-    const accounts = new Accounts({
-      store,
-      accounts: store.accounts,
-      signup: 'open',
-      initialCredits: 5,
-      passwordCost: { logN: 12, r: 8, p: 1 },
-    })
-    await accounts.signUp('mo@example.com', PW)
-    await accounts.signUp('other@example.com', PW)
     site = await startSite()
-    const capacity = new CheckCapacity(DEFAULT_CAPACITY)
-    monitoring = await startMonitoring({
-      store,
-      monitors: store.monitors!,
-      secretKey: 'test-secret-key-for-the-dashboard',
-      allowPrivateTargets: true,
-      checkTimeoutMs: 5000,
-      capacity,
-      scheduler: { catchUpMs: 0 },
-    })
-    const { app } = composeApp({
-      store,
-      initialCredits: 5,
-      allowPrivateTargets: true,
-      adminToken: 'x'.repeat(40),
-      limits: DEFAULT_LIMITS,
-      checkTimeoutMs: 5000,
-      accounts,
-      capacity,
-      monitoring,
-      dashboardMonitors: dashboardMonitors(monitoring.service),
-    })
-    server = createServer(toNodeHandler(app))
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()))
-    url = `http://127.0.0.1:${(server.address() as { port: number }).port}`
-    browser = await launch()
+    d = await startDashboard(['mo@example.com', 'other@example.com'])
+    ;({ url, monitoring, signedIn } = d)
   })
 
   afterAll(async () => {
-    await browser?.close()
-    await new Promise((r) => server?.close(r))
-    await monitoring?.close()
+    await d?.close()
     await site?.close()
-    await store?.close()
-    await removeDir(dir)
   })
-
-  async function signedIn(email: string) {
-    const page = await (await browser.newContext()).newPage()
-    await page.goto(url)
-    await page.getByLabel('Email').fill(email)
-    await page.getByLabel('Password').fill(PW)
-    await page.getByRole('button', { name: 'Sign in' }).click()
-    await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor()
-    return page
-  }
 
   it('creates a monitor, shows its state, chart, runs and events, pauses and resumes it', async () => {
     const page = await signedIn('mo@example.com')

@@ -4,94 +4,31 @@
  * public page following each change, another user's page is 404 and its slug taken, delete with a
  * confirmation, axe on each page.
  */
-import { createServer, type Server } from 'node:http'
-import { toNodeHandler } from 'h3/node'
-import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Accounts } from '../../src/accounts/service.js'
-import { CheckCapacity, DEFAULT_CAPACITY } from '../../src/capacity/index.js'
-import { startMonitoring, type Monitoring } from '../../src/monitors/index.js'
-import { composeApp, dashboardMonitors, type ComposeOptions } from '../../src/serve/index.js'
-import { DEFAULT_LIMITS } from '../../src/server/context.js'
-import { openLowdbStore, type LowdbStore } from '../../src/store/index.js'
-import { removeDir, tempDir } from '../store/helpers.js'
-import { expectAccessible, haveChromium, launch, noticeIfMissing, screenshot } from './browser.js'
+
+import { expectAccessible, haveChromium, noticeIfMissing, screenshot } from './browser.js'
+import { startDashboard, type Dashboard } from './harness.js'
 
 noticeIfMissing()
-const PW = 'correct horse battery'
 
 describe.runIf(haveChromium || process.env.CI)('status page management', { timeout: 120_000 }, () => {
-  let browser: Browser
-  let store: LowdbStore
-  let dir: string
-  let server: Server
+  let d: Dashboard
   let url: string
-  let monitoring: Monitoring
+  let signedIn: Dashboard['signedIn']
 
   beforeAll(async () => {
-    dir = await tempDir()
-    store = await openLowdbStore(dir)
-    const accounts = new Accounts({
-      store,
-      accounts: store.accounts,
-      signup: 'open',
-      initialCredits: 5,
-      passwordCost: { logN: 12, r: 8, p: 1 },
-    })
-    const mo = (await accounts.signUp('mo@example.com', PW))!
-    await accounts.signUp('other@example.com', PW)
-    const capacity = new CheckCapacity(DEFAULT_CAPACITY)
-    monitoring = await startMonitoring({
-      store,
-      monitors: store.monitors!,
-      secretKey: 'test-secret-key-for-the-dashboard',
-      allowPrivateTargets: true,
-      checkTimeoutMs: 5000,
-      capacity,
-      scheduler: { catchUpMs: 0 },
-    })
+    d = await startDashboard(['mo@example.com', 'other@example.com'])
+    ;({ url, signedIn } = d)
     // paused at once: these tests are about the pages, not the runs
+    const mo = d.users.get('mo@example.com')!
     for (const name of ['Shop', 'Payments API']) {
-      const { monitor } = await monitoring.service.create(mo.user_id, { url: 'http://127.0.0.1:9/', name })
-      await monitoring.service.update(mo.user_id, monitor.id, { paused: true })
+      const { monitor } = await d.monitoring.service.create(mo, { url: 'http://127.0.0.1:9/', name })
+      await d.monitoring.service.update(mo, monitor.id, { paused: true })
     }
-    const opts: ComposeOptions = {
-      store,
-      initialCredits: 5,
-      allowPrivateTargets: true,
-      adminToken: 'x'.repeat(40),
-      limits: DEFAULT_LIMITS,
-      checkTimeoutMs: 5000,
-      accounts,
-      capacity,
-      monitoring,
-      dashboardMonitors: dashboardMonitors(monitoring.service),
-    }
-    const { app } = composeApp(opts)
-    server = createServer(toNodeHandler(app))
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()))
-    url = `http://127.0.0.1:${(server.address() as { port: number }).port}`
-    opts.publicUrl = url
-    browser = await launch()
   })
 
-  afterAll(async () => {
-    await browser?.close()
-    await new Promise((r) => server?.close(r))
-    await monitoring?.close()
-    await store?.close()
-    await removeDir(dir)
-  })
+  afterAll(async () => d?.close())
 
-  async function signedIn(email: string) {
-    const page = await (await browser.newContext()).newPage()
-    await page.goto(url)
-    await page.getByLabel('Email').fill(email)
-    await page.getByLabel('Password').fill(PW)
-    await page.getByRole('button', { name: 'Sign in' }).click()
-    await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor()
-    return page
-  }
   const publicPage = async (slug: string) => {
     const res = await fetch(`${url}/status/${slug}`)
     return { status: res.status, text: await res.text() }
