@@ -958,7 +958,7 @@ describe('hostile targets', () => {
       // a target that does not speak HTTP is one clear sentence, not the parser's raw text
       const notHttp = results.find((r) => r.name === 'notHttp')!
       expect(notHttp.status).toBe(502)
-      expect(JSON.parse(notHttp.text).error.message).toMatch(/did not answer with valid HTTP$/)
+      expect(JSON.parse(notHttp.text).error.message).toMatch(/did not answer with valid HTTP\.$/)
       expect(alive(served)).toBe(true)
     } finally {
       await served.stop()
