@@ -8,10 +8,10 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { CheckCapacity } from '../../src/capacity/index.js'
-import type { Delivery, WebhookPayload } from '../../src/contract/monitors.js'
-import { MonitorService, secretBox, type Deliverer } from '../../src/monitors/index.js'
+import { MonitorService, secretBox } from '../../src/monitors/index.js'
 import { openLowdbStore, type LowdbStore } from '../../src/store/index.js'
 import { removeDir, tempDir } from '../store/helpers.js'
+import { RecordingDeliverer } from './fixtures.js'
 
 let dir: string
 let store: LowdbStore
@@ -37,26 +37,8 @@ afterEach(async () => {
   await removeDir(dir)
 })
 
-const sent: WebhookPayload[] = []
-const deliverer = {
-  async deliver(
-    _c: unknown,
-    payload: WebhookPayload,
-    start: Delivery,
-    record: (d: Delivery) => Promise<void>,
-  ) {
-    sent.push(payload)
-    const done: Delivery = {
-      ...start,
-      status: 'delivered',
-      attempts: 1,
-      last_attempt_at: payload.occurred_at,
-    }
-    await record(done)
-    return done
-  },
-  maxDurationMs: () => 1000,
-}
+const recorder = new RecordingDeliverer()
+const sent = recorder.deliveries
 
 describe('assertions in runs', () => {
   it('records each assertion per run; a failed one takes the monitor down, named, and the check is still charged', async () => {
@@ -64,7 +46,7 @@ describe('assertions in runs', () => {
     const svc = new MonitorService({
       store,
       monitors: store.monitors,
-      deliverer: deliverer as unknown as Deliverer,
+      deliverer: recorder.asDeliverer(),
       secrets: secretBox('assertions test key'),
       allowPrivateTargets: true,
       checkTimeoutMs: 5_000,
@@ -106,8 +88,10 @@ describe('assertions in runs', () => {
     expect(runs[1].assertions![1]).toMatchObject({ property: '$.status', passed: false, actual: 'degraded' })
     expect(store.users.availableCredits('ada')).toBe(6)
 
-    expect(sent.map((p) => p.event)).toEqual(['monitor.down', 'monitor.up'])
-    expect(sent[0].message).toMatch(/assertion failed: json_body \$\.status equals ok \(saw "degraded"\)/)
+    expect(sent.map((d) => d.payload.event)).toEqual(['monitor.down', 'monitor.up'])
+    expect(sent[0].payload.message).toMatch(
+      /assertion failed: json_body \$\.status equals ok \(saw "degraded"\)/,
+    )
     const report = await svc.uptime('ada', monitor.id, {})
     expect(report).toMatchObject({ runs: 4, failed_runs: 2 })
   }, 30_000)
@@ -116,7 +100,7 @@ describe('assertions in runs', () => {
     const svc = new MonitorService({
       store,
       monitors: store.monitors,
-      deliverer: deliverer as unknown as Deliverer,
+      deliverer: recorder.asDeliverer(),
       secrets: secretBox('assertions test key'),
       allowPrivateTargets: true,
       checkTimeoutMs: 5_000,

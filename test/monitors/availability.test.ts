@@ -8,11 +8,10 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { CheckCapacity } from '../../src/capacity/index.js'
-import type { Delivery, WebhookPayload } from '../../src/contract/monitors.js'
-import { MonitorService, secretBox, type Deliverer } from '../../src/monitors/index.js'
-import type { ChannelRecord } from '../../src/store/monitors.js'
+import { MonitorService, secretBox } from '../../src/monitors/index.js'
 import { openLowdbStore, type LowdbStore } from '../../src/store/index.js'
 import { removeDir, tempDir } from '../store/helpers.js'
+import { RecordingDeliverer } from './fixtures.js'
 
 let dir: string
 let store: LowdbStore
@@ -44,35 +43,12 @@ afterEach(async () => {
   await removeDir(dir)
 })
 
-class RecordingDeliverer {
-  readonly sent: WebhookPayload[] = []
-  async deliver(
-    _channel: ChannelRecord,
-    payload: WebhookPayload,
-    start: Delivery,
-    record: (d: Delivery) => Promise<void>,
-  ): Promise<Delivery> {
-    this.sent.push(payload)
-    const done: Delivery = {
-      ...start,
-      status: 'delivered',
-      attempts: 1,
-      last_attempt_at: payload.occurred_at,
-    }
-    await record(done)
-    return done
-  }
-  maxDurationMs(): number {
-    return 1_000
-  }
-}
-
 function service() {
   const deliverer = new RecordingDeliverer()
   const svc = new MonitorService({
     store,
     monitors: store.monitors,
-    deliverer: deliverer as unknown as Deliverer,
+    deliverer: deliverer.asDeliverer(),
     secrets: secretBox('test key material for availability'),
     allowPrivateTargets: true,
     checkTimeoutMs: 5_000,

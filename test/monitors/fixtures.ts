@@ -8,6 +8,9 @@ import http from 'node:http'
 import https from 'node:https'
 import type net from 'node:net'
 import { gzipSync } from 'node:zlib'
+import type { Delivery, WebhookPayload } from '../../src/contract/monitors.js'
+import type { Deliverer } from '../../src/monitors/index.js'
+import type { ChannelRecord } from '../../src/store/monitors.js'
 import type { TestCert } from '../fixtures/certs.js'
 import { SECURITY_HEADERS } from '../fixtures/targets.js'
 
@@ -143,5 +146,40 @@ export async function waitFor<T>(
     if (last) return last as NonNullable<T>
     if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`)
     await new Promise((r) => setTimeout(r, 100))
+  }
+}
+
+/**
+ * A deliverer for monitor-service tests: records every alert it is asked to send (and to which
+ * channel) and reports each delivered at the first attempt, with no network.
+ */
+export class RecordingDeliverer {
+  readonly deliveries: Array<{ channel: ChannelRecord; payload: WebhookPayload }> = []
+  /** The payloads sent, in order. */
+  get sent(): WebhookPayload[] {
+    return this.deliveries.map((d) => d.payload)
+  }
+  async deliver(
+    channel: ChannelRecord,
+    payload: WebhookPayload,
+    start: Delivery,
+    record: (d: Delivery) => Promise<void>,
+  ): Promise<Delivery> {
+    this.deliveries.push({ channel, payload })
+    const done: Delivery = {
+      ...start,
+      status: 'delivered',
+      attempts: 1,
+      last_attempt_at: payload.occurred_at,
+    }
+    await record(done)
+    return done
+  }
+  maxDurationMs(): number {
+    return 1_000
+  }
+  /** As the service takes it. */
+  asDeliverer(): Deliverer {
+    return this as unknown as Deliverer
   }
 }

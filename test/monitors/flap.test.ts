@@ -7,11 +7,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { CheckCapacity } from '../../src/capacity/index.js'
 import { CheckError } from '../../src/checks/errors.js'
 import type { CheckReport } from '../../src/checks/types.js'
-import type { Delivery, WebhookPayload } from '../../src/contract/monitors.js'
-import { MonitorService, secretBox, type Deliverer } from '../../src/monitors/index.js'
+import { MonitorService, secretBox } from '../../src/monitors/index.js'
 import { openLowdbStore, type LowdbStore } from '../../src/store/index.js'
 import { fakeReport } from '../helpers/report.js'
 import { removeDir, tempDir } from '../store/helpers.js'
+import { RecordingDeliverer } from './fixtures.js'
 
 let dir: string
 let store: LowdbStore
@@ -27,32 +27,14 @@ afterEach(async () => {
   await removeDir(dir)
 })
 
-const sent: WebhookPayload[] = []
-const deliverer = {
-  async deliver(
-    _c: unknown,
-    payload: WebhookPayload,
-    start: Delivery,
-    record: (d: Delivery) => Promise<void>,
-  ) {
-    sent.push(payload)
-    const done: Delivery = {
-      ...start,
-      status: 'delivered',
-      attempts: 1,
-      last_attempt_at: payload.occurred_at,
-    }
-    await record(done)
-    return done
-  },
-  maxDurationMs: () => 1000,
-}
+const recorder = new RecordingDeliverer()
+const sent = recorder.deliveries
 
 function service() {
   return new MonitorService({
     store,
     monitors: store.monitors,
-    deliverer: deliverer as unknown as Deliverer,
+    deliverer: recorder.asDeliverer(),
     secrets: secretBox('flap test key'),
     allowPrivateTargets: false,
     checkTimeoutMs: 5_000,
@@ -91,14 +73,14 @@ describe('flap control', () => {
     const second = await at(22)
     expect(second.kind === 'saved' && second.monitor?.state).toBe('up')
     await svc.drain()
-    expect(sent.map((p) => p.event)).toEqual([
+    expect(sent.map((d) => d.payload.event)).toEqual([
       'monitor.down',
       'monitor.still_down',
       'monitor.still_down',
       'monitor.up',
     ])
-    expect(sent[1]).toMatchObject({ previous_state: 'down', state: 'down' })
-    expect(sent[1].message).toMatch(/is still down \(3 failed runs in a row\): Connection refused/)
-    expect(sent[3].message).toMatch(/after 2 good runs in a row/)
+    expect(sent[1].payload).toMatchObject({ previous_state: 'down', state: 'down' })
+    expect(sent[1].payload.message).toMatch(/is still down \(3 failed runs in a row\): Connection refused/)
+    expect(sent[3].payload.message).toMatch(/after 2 good runs in a row/)
   })
 })

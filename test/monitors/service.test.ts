@@ -8,12 +8,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { CheckCapacity } from '../../src/capacity/index.js'
 import { CheckError } from '../../src/checks/errors.js'
 import type { CheckReport } from '../../src/checks/types.js'
-import type { Delivery, WebhookPayload } from '../../src/contract/monitors.js'
-import { MonitorInputError, MonitorService, secretBox, type Deliverer } from '../../src/monitors/index.js'
-import type { ChannelRecord } from '../../src/store/monitors.js'
+import { MonitorInputError, MonitorService, secretBox } from '../../src/monitors/index.js'
 import { openLowdbStore, type LowdbStore } from '../../src/store/index.js'
 import { fakeReport } from '../helpers/report.js'
 import { removeDir, tempDir } from '../store/helpers.js'
+import { RecordingDeliverer } from './fixtures.js'
 
 let dir: string
 let store: LowdbStore
@@ -26,30 +25,6 @@ afterEach(async () => {
   await removeDir(dir)
 })
 
-/** Records every alert it is asked to send and reports each as delivered at the first attempt. */
-class FakeDeliverer {
-  readonly sent: Array<{ channel: ChannelRecord; payload: WebhookPayload }> = []
-  async deliver(
-    channel: ChannelRecord,
-    payload: WebhookPayload,
-    start: Delivery,
-    record: (d: Delivery) => Promise<void>,
-  ): Promise<Delivery> {
-    this.sent.push({ channel, payload })
-    const done: Delivery = {
-      ...start,
-      status: 'delivered',
-      attempts: 1,
-      last_attempt_at: payload.occurred_at,
-    }
-    await record(done)
-    return done
-  }
-  maxDurationMs(): number {
-    return 1_000
-  }
-}
-
 const box = secretBox('test key material for the monitor service')
 
 /** The site's answer for the next runs: a report, or a failure. */
@@ -59,11 +34,11 @@ const check = async (url: string): Promise<CheckReport> => {
   return fakeReport(url)
 }
 
-function service(deliverer = new FakeDeliverer()) {
+function service(deliverer = new RecordingDeliverer()) {
   const svc = new MonitorService({
     store,
     monitors: store.monitors,
-    deliverer: deliverer as unknown as Deliverer,
+    deliverer: deliverer.asDeliverer(),
     secrets: box,
     allowPrivateTargets: false,
     checkTimeoutMs: 15_000,
@@ -164,11 +139,13 @@ describe('MonitorService', () => {
 
     const events = (await store.monitors.listEvents(monitor.id, { limit: 10 })).items
     expect(events.map((e) => e.event).reverse()).toEqual(['monitor.down', 'monitor.up'])
-    expect(deliverer.sent.map((s) => [s.payload.event, s.payload.previous_state, s.payload.state])).toEqual([
+    expect(
+      deliverer.deliveries.map((s) => [s.payload.event, s.payload.previous_state, s.payload.state]),
+    ).toEqual([
       ['monitor.down', 'up', 'down'],
       ['monitor.up', 'down', 'up'],
     ])
-    expect(deliverer.sent[0]!.payload.monitor).toEqual({
+    expect(deliverer.deliveries[0]!.payload.monitor).toEqual({
       id: monitor.id,
       name: monitor.name,
       url: monitor.url,
@@ -193,7 +170,10 @@ describe('MonitorService', () => {
       expect(events.map((e) => e.event)).toEqual(['credits.exhausted'])
     }
     await svc.drain()
-    expect(deliverer.sent.map((s) => s.payload.event)).toEqual(['credits.exhausted', 'credits.exhausted'])
+    expect(deliverer.deliveries.map((s) => s.payload.event)).toEqual([
+      'credits.exhausted',
+      'credits.exhausted',
+    ])
 
     expect(await svc.resumeCreditPaused(0)).toBe(0) // still no credits
     await store.users.grantCredits('ada', 10)
