@@ -28,7 +28,7 @@ const LAYERS = {
   server: ['accounts', 'capacity', 'checks', 'contract', 'metrics', 'monitors', 'runs', 'store'],
   'status-pages': ['contract', 'monitors', 'server', 'store'],
   dashboard: ['accounts', 'contract', 'runs', 'server', 'shared', 'store'],
-  cli: ['client', 'contract', 'monitors', 'server', 'shared'],
+  cli: ['assertions', 'client', 'contract', 'monitors', 'server', 'shared'],
   serve: [
     'accounts',
     'assertions',

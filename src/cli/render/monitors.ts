@@ -1,5 +1,6 @@
 /** Human views of monitors (`sitehealth monitors …`); kept apart so the renderers can be switched. */
 import type { Monitor, MonitorEvents, MonitorList, MonitorRuns } from '../../contract/monitors.js'
+import { describeAssertion, describeResult } from '../../assertions/index.js'
 import { formatEvery } from '../../monitors/interval.js'
 import type { Paint, Style } from '../style.js'
 import { fields, formatTime, paintScore } from './format.js'
@@ -56,6 +57,10 @@ export function renderMonitor(view: View, m: Monitor, bin = 'sitehealth'): strin
       ['monitor id', m.id],
     ]),
   ]
+  if (m.assertions.length > 0) {
+    lines.push('  ' + style.dim('assertions'))
+    for (const a of m.assertions) lines.push(`    ${describeAssertion(a)}`)
+  }
   if (m.channels.length > 0) {
     lines.push('  ' + style.dim('channels'))
     for (const c of m.channels)
@@ -134,6 +139,8 @@ export function renderRuns(view: View, page: MonitorRuns, id: string, bin = 'sit
       { header: 'score' },
       { header: 'response', dropOrder: 1 },
       { header: 'check id / error', shrink: true, minWidth: 10 },
+      // last, so scripts that cut the tab-separated columns before it keep working
+      { header: 'assertions', shrink: true, minWidth: 10, dropOrder: 2 },
     ],
     page.runs.map((r) => [
       { text: formatTime(r.started_at), full: r.started_at },
@@ -142,10 +149,22 @@ export function renderRuns(view: View, page: MonitorRuns, id: string, bin = 'sit
       r.health_score === null ? '-' : `${r.health_score}/100`,
       r.response_time_ms === null ? '-' : `${r.response_time_ms} ms`,
       r.check_id ?? r.error?.message ?? '-',
+      runAssertions(style, r.assertions),
     ]),
   )
   if (!view.tty || !page.next_cursor) return t
   return [t, `Older: ${bin} monitors runs ${id} --cursor ${page.next_cursor}`].join('\n')
+}
+
+/** `3/3 held`, or the first that failed and what it saw: `1 of 3 failed: json_body $.status equals ok (saw nothing)`. */
+function runAssertions(
+  style: Style,
+  list: MonitorRuns['runs'][number]['assertions'],
+): string | { text: string; paint: Paint } {
+  if (list.length === 0) return '-'
+  const failed = list.filter((a) => !a.passed)
+  if (failed.length === 0) return { text: `${list.length}/${list.length} held`, paint: style.green }
+  return { text: `${failed.length} of ${list.length} failed: ${describeResult(failed[0])}`, paint: style.red }
 }
 
 export function renderEvents(view: View, page: MonitorEvents, id: string, bin = 'sitehealth'): string {
