@@ -85,7 +85,7 @@ export const pageOf = (flags: { limit?: string; cursor?: string }) => ({
 /** The one argument of the commands that act on one monitor, and what a 404 suggests. */
 export const monitorIdArgs = {
   id: Args.string({
-    description: 'Id of the monitor (from `monitors list`).',
+    description: 'Id of the monitor (from `monitors list`; the short id works too).',
     required: true,
     ignoreStdin: true,
   }),
@@ -94,7 +94,7 @@ export const MONITOR_NOT_FOUND_HINT = '`sitehealth monitors list` lists the ids 
 
 export const statusPageIdArgs = {
   id: Args.string({
-    description: 'Id of the status page (from `status-pages list`).',
+    description: 'Id of the status page (from `status-pages list`; the short id works too).',
     required: true,
     ignoreStdin: true,
   }),
@@ -103,7 +103,7 @@ export const STATUS_PAGE_NOT_FOUND_HINT = '`sitehealth status-pages list` lists 
 
 export const maintenanceIdArgs = {
   id: Args.string({
-    description: 'Id of the maintenance window (from `maintenance list`).',
+    description: 'Id of the maintenance window (from `maintenance list`; the short id works too).',
     required: true,
     ignoreStdin: true,
   }),

@@ -57,3 +57,53 @@ export async function resolveKeyId(client: Pick<SitehealthClient, 'listKeys'>, a
     'the keys',
   )
 }
+
+/** How far back a monitor's short id is looked up: the newest monitors, in pages of 50. */
+export const SHORT_MONITOR_ID_PAGES = 20
+
+export async function resolveMonitorId(
+  client: Pick<SitehealthClient, 'listMonitors'>,
+  arg: string,
+): Promise<string> {
+  if (UUID.test(arg)) return arg
+  if (!TAIL.test(arg)) throw notAnId(arg, 'monitor', 'sitehealth monitors list')
+  const ids: string[] = []
+  let cursor: string | undefined
+  for (let page = 0; page < SHORT_MONITOR_ID_PAGES; page++) {
+    const res = await client.listMonitors({ limit: 50, cursor })
+    ids.push(...res.monitors.map((m) => m.id))
+    if (!res.next_cursor) break
+    cursor = res.next_cursor
+  }
+  return pick(arg, ids, 'monitor', `your ${ids.length} monitors`)
+}
+
+export async function resolveMaintenanceId(
+  client: Pick<SitehealthClient, 'listMaintenance'>,
+  arg: string,
+): Promise<string> {
+  if (UUID.test(arg)) return arg
+  if (!TAIL.test(arg)) throw notAnId(arg, 'maintenance window', 'sitehealth maintenance list')
+  const { maintenance_windows } = await client.listMaintenance()
+  return pick(
+    arg,
+    maintenance_windows.map((w) => w.id),
+    'maintenance window',
+    'your maintenance windows',
+  )
+}
+
+export async function resolveStatusPageId(
+  client: Pick<SitehealthClient, 'listStatusPages'>,
+  arg: string,
+): Promise<string> {
+  if (UUID.test(arg)) return arg
+  if (!TAIL.test(arg)) throw notAnId(arg, 'status page', 'sitehealth status-pages list')
+  const { status_pages } = await client.listStatusPages()
+  return pick(
+    arg,
+    status_pages.map((p) => p.id),
+    'status page',
+    'your status pages',
+  )
+}

@@ -235,9 +235,20 @@ describe('sitehealth monitors', () => {
     expect(badAssert.code).toBe(2)
     expect(badAssert.stderr.trim().split('\n')).toHaveLength(1)
     expect(badAssert.stderr).toMatch(/--assert "status_code equalz 200"/)
+    // not an id at all: the CLI says what it got and what it takes, not the API's "must be a UUID"
     const id = await cli(['monitors', 'get', 'nope'])
     expect(id.code).toBe(2)
     expect(id.stderr.trim().split('\n')).toHaveLength(1)
+    expect(id.stderr).toMatch(/"nope" is not a monitor id: give the full id or its short id/)
+    expect(id.stderr).not.toMatch(/UUID/)
+    // the short id the list shows on a terminal finds the monitor
+    const made = JSON.parse(flap.stdout)
+    const short = await cli(['monitors', 'get', made.id.slice(-8), '--json'])
+    expect(short.code, short.stderr).toBe(0)
+    expect(JSON.parse(short.stdout).id).toBe(made.id)
+    const none = await cli(['monitors', 'get', 'beef0000'])
+    expect(none.code).toBe(2)
+    expect(none.stderr).toMatch(/No monitor id ends with beef0000/)
   }, 30_000)
 
   it('MCP: service_create_monitor and service_list_monitors', async () => {

@@ -1,5 +1,6 @@
 import { ClientCommand } from '../../cli/base-command.js'
 import { MAINTENANCE_NOT_FOUND_HINT, maintenanceIdArgs } from '../../cli/flags.js'
+import { resolveMaintenanceId } from '../../cli/short-ids.js'
 
 export default class MaintenanceDelete extends ClientCommand<typeof MaintenanceDelete> {
   static override summary = 'Delete a maintenance window (its monitors alert again at once if they are down).'
@@ -13,7 +14,8 @@ export default class MaintenanceDelete extends ClientCommand<typeof MaintenanceD
 
   async run(): Promise<void> {
     const client = await this.client()
-    await this.spin('Deleting…', () => client.deleteMaintenance(this.args.id))
-    if (!this.json) this.terminal.out(`Deleted maintenance window ${this.args.id}.`)
+    const id = await resolveMaintenanceId(client, this.args.id)
+    await this.spin('Deleting…', () => client.deleteMaintenance(id))
+    if (!this.json) this.terminal.out(`Deleted maintenance window ${id}.`)
   }
 }

@@ -1,5 +1,6 @@
 import { ClientCommand } from '../../cli/base-command.js'
 import { monitorIdArgs, MONITOR_NOT_FOUND_HINT } from '../../cli/flags.js'
+import { resolveMonitorId } from '../../cli/short-ids.js'
 
 export default class MonitorsDelete extends ClientCommand<typeof MonitorsDelete> {
   static override summary = 'Delete a monitor with its runs and events.'
@@ -15,7 +16,8 @@ The API answers 204 with no body, so --json prints nothing (exit 0 means deleted
 
   async run(): Promise<void> {
     const client = await this.client()
-    await this.spin('Deleting…', () => client.deleteMonitor(this.args.id))
-    if (!this.json) this.terminal.out(`Deleted monitor ${this.args.id}.`)
+    const id = await resolveMonitorId(client, this.args.id)
+    await this.spin('Deleting…', () => client.deleteMonitor(id))
+    if (!this.json) this.terminal.out(`Deleted monitor ${id}.`)
   }
 }

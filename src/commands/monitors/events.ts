@@ -1,6 +1,7 @@
 import { ClientCommand } from '../../cli/base-command.js'
 import { monitorIdArgs, MONITOR_NOT_FOUND_HINT, pageFlags, pageOf } from '../../cli/flags.js'
 import { renderEvents } from '../../cli/render/monitors.js'
+import { resolveMonitorId } from '../../cli/short-ids.js'
 
 export default class MonitorsEvents extends ClientCommand<typeof MonitorsEvents> {
   static override summary = 'Show the alerts a monitor raised, with their deliveries.'
@@ -20,9 +21,8 @@ export default class MonitorsEvents extends ClientCommand<typeof MonitorsEvents>
 
   async run(): Promise<void> {
     const client = await this.client()
-    const page = await this.spin('Loading events…', () =>
-      client.monitorEvents(this.args.id, pageOf(this.flags)),
-    )
-    this.emit(page, (view) => renderEvents(view, page, this.args.id, this.config.bin))
+    const id = await resolveMonitorId(client, this.args.id)
+    const page = await this.spin('Loading events…', () => client.monitorEvents(id, pageOf(this.flags)))
+    this.emit(page, (view) => renderEvents(view, page, id, this.config.bin))
   }
 }

@@ -1,6 +1,7 @@
 import { ClientCommand } from '../../cli/base-command.js'
 import { monitorIdArgs, MONITOR_NOT_FOUND_HINT } from '../../cli/flags.js'
 import { renderMonitor } from '../../cli/render/monitors.js'
+import { resolveMonitorId } from '../../cli/short-ids.js'
 
 export default class MonitorsGet extends ClientCommand<typeof MonitorsGet> {
   static override summary = 'Show one monitor.'
@@ -16,7 +17,8 @@ export default class MonitorsGet extends ClientCommand<typeof MonitorsGet> {
 
   async run(): Promise<void> {
     const client = await this.client()
-    const monitor = await this.spin('Loading the monitor…', () => client.getMonitor(this.args.id))
+    const id = await resolveMonitorId(client, this.args.id)
+    const monitor = await this.spin('Loading the monitor…', () => client.getMonitor(id))
     this.emit(monitor, (view) => renderMonitor(view, monitor, this.config.bin))
   }
 }

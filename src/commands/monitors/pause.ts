@@ -1,6 +1,7 @@
 import { ClientCommand } from '../../cli/base-command.js'
 import { monitorIdArgs, MONITOR_NOT_FOUND_HINT } from '../../cli/flags.js'
 import { renderMonitor } from '../../cli/render/monitors.js'
+import { resolveMonitorId } from '../../cli/short-ids.js'
 
 export default class MonitorsPause extends ClientCommand<typeof MonitorsPause> {
   static override summary = 'Pause a monitor: no runs, no alerts, no credits used.'
@@ -16,7 +17,8 @@ export default class MonitorsPause extends ClientCommand<typeof MonitorsPause> {
 
   async run(): Promise<void> {
     const client = await this.client()
-    const monitor = await this.spin('Pausing…', () => client.updateMonitor(this.args.id, { paused: true }))
+    const id = await resolveMonitorId(client, this.args.id)
+    const monitor = await this.spin('Pausing…', () => client.updateMonitor(id, { paused: true }))
     this.emit(monitor, (view) => renderMonitor(view, monitor, this.config.bin))
   }
 }

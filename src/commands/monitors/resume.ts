@@ -1,6 +1,7 @@
 import { ClientCommand } from '../../cli/base-command.js'
 import { monitorIdArgs, MONITOR_NOT_FOUND_HINT } from '../../cli/flags.js'
 import { renderMonitor } from '../../cli/render/monitors.js'
+import { resolveMonitorId } from '../../cli/short-ids.js'
 
 export default class MonitorsResume extends ClientCommand<typeof MonitorsResume> {
   static override summary = 'Resume a paused monitor; it runs right away.'
@@ -16,7 +17,8 @@ export default class MonitorsResume extends ClientCommand<typeof MonitorsResume>
 
   async run(): Promise<void> {
     const client = await this.client()
-    const monitor = await this.spin('Resuming…', () => client.updateMonitor(this.args.id, { paused: false }))
+    const id = await resolveMonitorId(client, this.args.id)
+    const monitor = await this.spin('Resuming…', () => client.updateMonitor(id, { paused: false }))
     this.emit(monitor, (view) => renderMonitor(view, monitor, this.config.bin))
   }
 }

@@ -1,6 +1,7 @@
 import { ClientCommand } from '../../cli/base-command.js'
 import { monitorIdArgs, MONITOR_NOT_FOUND_HINT } from '../../cli/flags.js'
 import { renderRunResult } from '../../cli/render/checks.js'
+import { resolveMonitorId } from '../../cli/short-ids.js'
 
 export default class MonitorsRun extends ClientCommand<typeof MonitorsRun> {
   static override summary = 'Run a monitor now (1 credit).'
@@ -16,10 +17,11 @@ export default class MonitorsRun extends ClientCommand<typeof MonitorsRun> {
 
   async run(): Promise<void> {
     const client = await this.client()
+    const id = await resolveMonitorId(client, this.args.id)
     this.interruptible(
-      `the server may still finish this run and charge it (1 credit); \`${this.config.bin} monitors runs ${this.args.id}\` shows it.`,
+      `the server may still finish this run and charge it (1 credit); \`${this.config.bin} monitors runs ${id}\` shows it.`,
     )
-    const result = await this.spin('Checking…', () => client.runMonitor(this.args.id))
+    const result = await this.spin('Checking…', () => client.runMonitor(id))
     this.emit(result, (view) => renderRunResult(view, result, this.config.bin))
   }
 }

@@ -1,6 +1,7 @@
 import { ClientCommand } from '../../cli/base-command.js'
 import { monitorIdArgs, MONITOR_NOT_FOUND_HINT, pageFlags, pageOf } from '../../cli/flags.js'
 import { renderRuns } from '../../cli/render/monitors.js'
+import { resolveMonitorId } from '../../cli/short-ids.js'
 
 export default class MonitorsRuns extends ClientCommand<typeof MonitorsRuns> {
   static override summary = 'Show the runs of a monitor, newest first.'
@@ -20,7 +21,8 @@ export default class MonitorsRuns extends ClientCommand<typeof MonitorsRuns> {
 
   async run(): Promise<void> {
     const client = await this.client()
-    const page = await this.spin('Loading runs…', () => client.monitorRuns(this.args.id, pageOf(this.flags)))
-    this.emit(page, (view) => renderRuns(view, page, this.args.id, this.config.bin))
+    const id = await resolveMonitorId(client, this.args.id)
+    const page = await this.spin('Loading runs…', () => client.monitorRuns(id, pageOf(this.flags)))
+    this.emit(page, (view) => renderRuns(view, page, id, this.config.bin))
   }
 }

@@ -3,6 +3,7 @@ import { ClientCommand } from '../../cli/base-command.js'
 import { UsageError } from '../../cli/errors.js'
 import { monitorIdArgs, MONITOR_NOT_FOUND_HINT } from '../../cli/flags.js'
 import { renderUptime } from '../../cli/render/uptime.js'
+import { resolveMonitorId } from '../../cli/short-ids.js'
 
 const UNIT_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000 }
 
@@ -66,7 +67,8 @@ export default class MonitorsUptime extends ClientCommand<typeof MonitorsUptime>
       granularity: this.flags.granularity as 'day' | 'hour' | undefined,
     }
     const client = await this.client()
-    const report = await this.spin('Loading uptime…', () => client.monitorUptime(this.args.id, query))
+    const id = await resolveMonitorId(client, this.args.id)
+    const report = await this.spin('Loading uptime…', () => client.monitorUptime(id, query))
     this.emit(report, (view) => renderUptime(view, report))
   }
 }

@@ -1,5 +1,6 @@
 import { ClientCommand } from '../../cli/base-command.js'
 import { STATUS_PAGE_NOT_FOUND_HINT, statusPageIdArgs } from '../../cli/flags.js'
+import { resolveStatusPageId } from '../../cli/short-ids.js'
 
 export default class StatusPagesDelete extends ClientCommand<typeof StatusPagesDelete> {
   static override summary = 'Delete a status page (its monitors stay).'
@@ -15,7 +16,8 @@ The API answers 204 with no body, so --json prints nothing (exit 0 means deleted
 
   async run(): Promise<void> {
     const client = await this.client()
-    await this.spin('Deleting…', () => client.deleteStatusPage(this.args.id))
-    if (!this.json) this.terminal.out(`Deleted status page ${this.args.id}.`)
+    const id = await resolveStatusPageId(client, this.args.id)
+    await this.spin('Deleting…', () => client.deleteStatusPage(id))
+    if (!this.json) this.terminal.out(`Deleted status page ${id}.`)
   }
 }

@@ -1,6 +1,7 @@
 import { ClientCommand } from '../../cli/base-command.js'
 import { STATUS_PAGE_NOT_FOUND_HINT, statusPageIdArgs } from '../../cli/flags.js'
 import { renderStatusPage } from '../../cli/render/status-pages.js'
+import { resolveStatusPageId } from '../../cli/short-ids.js'
 
 export default class StatusPagesGet extends ClientCommand<typeof StatusPagesGet> {
   static override summary = 'Show one status page and its public URL.'
@@ -14,7 +15,8 @@ export default class StatusPagesGet extends ClientCommand<typeof StatusPagesGet>
 
   async run(): Promise<void> {
     const client = await this.client()
-    const page = await this.spin('Loading the status page…', () => client.getStatusPage(this.args.id))
+    const id = await resolveStatusPageId(client, this.args.id)
+    const page = await this.spin('Loading the status page…', () => client.getStatusPage(id))
     this.emit(page, (view) => renderStatusPage(view, page))
   }
 }
