@@ -3,8 +3,8 @@
  * a run's observation and the monitor's memory in, its state out, with the changes announced.
  * Down after `alerts.down_after` failing runs in a row; up again after `alerts.recover_after`
  * good runs in a row (flap control); while down, `monitor.still_down` every
- * `alerts.remind_every_minutes`; degraded only below `alerts.min_score`. Pure; it updates the
- * memory it is given.
+ * `alerts.remind_every_minutes`; degraded only below `alerts.min_score` or while a regression
+ * (regression.ts) is open. Pure; it updates the memory it is given.
  */
 import type { EventName, LastCheck, MonitorState } from '../contract/monitors.js'
 import type { MonitorMemory, StoredAlerts } from '../store/monitors.js'
@@ -40,6 +40,8 @@ export function judgeAvailability(
   memory: MonitorMemory,
   events: RaisedEvent[],
   now: number,
+  /** Why an open regression degrades the monitor (regression.ts), or null. */
+  regressed: string | null = null,
 ): ActiveState {
   const failed = obs.kind === 'failed' || obs.unreachable || !!obs.assertionFailed
   if (failed) {
@@ -77,7 +79,8 @@ export function judgeAvailability(
   const score = obs.check.health_score
   const min = prev.alerts.min_score
   const below = min !== null && score < min
-  const next: ActiveState = below ? 'degraded' : 'up'
+  const degradedBy = below ? `its health score ${score} is below ${min}` : regressed
+  const next: ActiveState = degradedBy ? 'degraded' : 'up'
   if (prev.state === 'down') {
     const needed = prev.alerts.recover_after ?? 1
     memory.successes = (prev.memory.successes ?? 0) + 1
@@ -89,15 +92,14 @@ export function judgeAvailability(
       message:
         (below
           ? `${prev.url} is up again, with a health score of ${score}, below ${min}`
-          : `${prev.url} is up again (health ${score}/100)`) +
+          : degradedBy
+            ? `${prev.url} is up again, but degraded: ${degradedBy}`
+            : `${prev.url} is up again (health ${score}/100)`) +
         (needed > 1 ? ` after ${plural(needed, 'good run')} in a row` : ''),
     })
-  } else if (below && prev.state !== 'degraded')
-    events.push({
-      event: 'monitor.degraded',
-      message: `${prev.url} is degraded: its health score ${score} is below ${min}`,
-    })
-  else if (!below && prev.state === 'degraded')
+  } else if (degradedBy && prev.state !== 'degraded')
+    events.push({ event: 'monitor.degraded', message: `${prev.url} is degraded: ${degradedBy}` })
+  else if (!degradedBy && prev.state === 'degraded')
     events.push({ event: 'monitor.up', message: `${prev.url} is healthy again (health ${score}/100)` })
   return next
 }

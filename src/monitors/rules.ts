@@ -8,6 +8,7 @@ import type { SavedCheck } from '../contract/schemas.js'
 import { CERT_THRESHOLDS_DAYS, type LastCheck } from '../contract/monitors.js'
 import type { MonitorMemory, StoredAlerts } from '../store/monitors.js'
 import { judgeAvailability, type ActiveState, type Observation, type RaisedEvent } from './judge.js'
+import { judgeRegressions } from './regression.js'
 
 export type { ActiveState, Observation, RaisedEvent } from './judge.js'
 
@@ -56,7 +57,11 @@ export function evaluate(
   const events: RaisedEvent[] = []
   const memory: MonitorMemory = { ...prev.memory, cert_sent: [...prev.memory.cert_sent] }
 
-  const state = judgeAvailability(prev, obs, memory, events, now)
+  // regressions judge good runs only: an outage is down, not a regression, and moves no baseline
+  const good = obs.kind === 'saved' && !obs.unreachable && !obs.assertionFailed
+  const regressionEvents: RaisedEvent[] = []
+  const regressed = good ? judgeRegressions(prev.url, obs.check, memory, regressionEvents, now) : null
+  const state = judgeAvailability(prev, obs, memory, events, now, regressed)
 
   if (obs.kind === 'saved') {
     // certificate: invalid once per episode; expiring once per threshold per certificate
@@ -102,5 +107,6 @@ export function evaluate(
       memory.headers = obs.headersPresent
     }
   }
+  events.push(...regressionEvents)
   return { state, memory, events }
 }

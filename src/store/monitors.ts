@@ -51,6 +51,26 @@ export interface MonitorMemory {
   /** Regression episodes in progress (announced once each, cleared when back within bounds). */
   score_regressed?: boolean
   response_time_regressed?: boolean
+  /** The run history the regression rules compare against (src/monitors/regression.ts). */
+  regression?: RegressionSketch
+}
+
+/**
+ * A monitor's recent history in a few hundred numbers (docs/decisions.md#monitoring-depth): per
+ * UTC day (today and the 7 before) how many good runs had each health score and each response-time
+ * bin, and the last hour's response times. Absent before the first good run.
+ */
+export interface RegressionSketch {
+  days: Array<{
+    /** The UTC day: epoch ms / 86,400,000, floored. */
+    d: number
+    /** Health score → runs. */
+    s: Record<string, number>
+    /** Response-time bin (src/monitors/regression.ts) → runs. */
+    r: Record<string, number>
+  }>
+  /** The last hour's good runs, oldest first: [epoch seconds, response time ms]. */
+  recent: Array<[number, number]>
 }
 
 export interface MonitorRecord {
