@@ -120,7 +120,7 @@ Faults: every wait on PostgreSQL and Redis is bounded (--db-query-timeout, --db-
     }),
     'lab-concurrency': Flags.integer({
       description:
-        'Lab runs asked for at once; Lighthouse 12.8 runs them one at a time (overlapping runs in one browser break each other), the rest wait in a queue.',
+        'Lab runs at once, each in a warm Chromium of its own (about 560 MB PSS each); further runs wait in a queue.',
       default: 1,
       min: 1,
       max: 8,

@@ -1,12 +1,12 @@
 /**
- * One warm Chromium for the lab: started once with chrome-launcher (its own temporary profile,
- * killed with its process tree on close), driven through puppeteer-core, restarted when it dies.
- * Every run gets a fresh browser context (an incognito-like profile: its own cookies, storage,
- * cache and service workers), closed after the run, so nothing carries from one page to the next.
+ * A warm Chromium for a lab slot: started once with chrome-launcher (its own temporary profile,
+ * killed with its process tree on close), driven by the slot's worker through puppeteer-core,
+ * started again when it dies. Every run gets a fresh browser context (an incognito-like profile:
+ * its own cookies, storage, cache and service workers), closed after the run, so nothing carries
+ * from one page to the next (src/lab/lighthouse-run.ts).
  */
 import { existsSync } from 'node:fs'
 import * as chromeLauncher from 'chrome-launcher'
-import puppeteer, { type Browser } from 'puppeteer-core'
 
 /** Where `--lab-browser auto` looks (Debian's chromium first, then the usual names), after $CHROME_PATH. */
 const CANDIDATES = [
@@ -51,11 +51,15 @@ export function chromeFlags(proxyAddress: string): string[] {
 }
 
 export interface WarmBrowser {
-  browser: Browser
+  /** Where a worker connects (puppeteer's browserURL): http://127.0.0.1:PORT. */
+  browserURL: string
   /** Chromium's main process id (the root of the tree the bench measures). */
   pid: number
   /** False once the browser has crashed or been closed. */
   alive(): boolean
+  /** Calls `fn` once when the browser's process ends (at once if it already has). */
+  onExit(fn: () => void): void
+  offExit(fn: () => void): void
   close(): Promise<void>
 }
 
@@ -67,30 +71,25 @@ export async function launchBrowser(path: string, proxyAddress: string): Promise
     handleSIGINT: false,
   })
   let alive = true
-  let browser: Browser
-  try {
-    browser = await puppeteer.connect({
-      browserURL: `http://127.0.0.1:${chrome.port}`,
-      defaultViewport: null,
-      protocolTimeout: 60_000,
-    })
-  } catch (err) {
-    chrome.kill()
-    throw err
-  }
-  browser.on('disconnected', () => {
-    alive = false
-  })
+  const exited = new Set<() => void>()
   chrome.process.once('exit', () => {
     alive = false
+    for (const fn of exited) fn()
+    exited.clear()
   })
   return {
-    browser,
+    browserURL: `http://127.0.0.1:${chrome.port}`,
     pid: chrome.pid,
     alive: () => alive,
+    onExit(fn) {
+      if (alive) exited.add(fn)
+      else fn()
+    },
+    offExit(fn) {
+      exited.delete(fn)
+    },
     async close() {
       alive = false
-      await browser.disconnect().catch(() => {})
       chrome.kill()
     },
   }

@@ -1,19 +1,20 @@
 /**
  * The lab: Lighthouse 12.8 (performance category, mobile, simulated throttling: its defaults) in
- * one warm Chromium, a fresh browser context per run, at most `concurrency` runs at once (p-limit
- * queues the rest, first come first served). A run that throws, crashes the browser or outlives
- * its timeout gives a LabFallback instead of a measurement — never an exception — and a browser
- * that died or would not let go of a stopped run is replaced before the next run.
+ * a pool of `concurrency` slots, each a warm Chromium of its own with a worker thread running
+ * Lighthouse (src/lab/slot.ts), a fresh browser context per run; at most `concurrency` runs at
+ * once (p-limit queues the rest, first come first served). A run that throws, crashes its browser
+ * or outlives its timeout gives a LabFallback instead of a measurement — never an exception — and
+ * a browser that died or held a stopped run is replaced before its slot's next run.
  *
  * Lighthouse 12.8 rather than 13: 13.x requires Node ≥ 22.19 and the service runs on Node 20, 22
  * and 24; 12.8 scores with the same metric weights and curves (scoring.md §2).
  */
 import { performance } from 'node:perf_hooks'
-import lighthouse, { type Flags } from 'lighthouse'
 import pLimit from 'p-limit'
-import type { BrowserContext } from 'puppeteer-core'
-import { findChromium, launchBrowser, type WarmBrowser } from './browser.js'
+import { findChromium } from './browser.js'
+import type { RunReply } from './lighthouse-run.js'
 import { startGuardedProxy, type GuardedProxy } from './proxy.js'
+import { Slot, type SlotResult } from './slot.js'
 import {
   LAB_DEFAULTS,
   type LabFallback,
@@ -22,27 +23,6 @@ import {
   type LabOptions,
   type LabOutcome,
 } from './types.js'
-
-const FLAGS: Flags = {
-  output: 'json',
-  logLevel: 'silent',
-  onlyCategories: ['performance'],
-  // Lighthouse's defaults, said out loud: mobile, simulated throttling (RTT 150 ms, 1.6 Mbps, CPU 4×)
-  formFactor: 'mobile',
-  throttlingMethod: 'simulate',
-}
-
-/**
- * Lighthouse runs that may overlap: one. Two at once in one browser and one Node process break
- * each other (measured with bench/lab-cost.js at --lab-concurrency 2: 9 of 12 runs fell back with
- * TRACING_ALREADY_STARTED, tracing being browser-wide, or 'The "start lh:runner:gather"
- * performance mark has not been set', Lighthouse's timing marks being process-wide). Until runs
- * get a browser and a process (or worker thread) each, a higher --lab-concurrency queues them.
- */
-const MAX_OVERLAPPING_RUNS = 1
-
-/** After a timeout, how long the stopped run may take to let go before the browser is replaced. */
-const STOP_GRACE_MS = 5_000
 
 export class LabStartError extends Error {
   override readonly name = 'LabStartError'
@@ -58,40 +38,34 @@ export interface LabStats {
 }
 
 export class Lab {
-  private warm: WarmBrowser | null = null
-  private launching: Promise<WarmBrowser> | null = null
+  private readonly slots: Slot[]
+  private readonly idle: Slot[]
   private closed = false
   private readonly limit: ReturnType<typeof pLimit>
   readonly timeoutMs: number
-  /** Runs at once: the requested concurrency, at most MAX_OVERLAPPING_RUNS. */
+  /** Runs at once: one per slot. */
   readonly concurrency: number
-  readonly stats: LabStats = {
-    runs: 0,
-    measured: 0,
-    fallbacks: { timeout: 0, crashed: 0, failed: 0 },
-    restarts: 0,
-    active: 0,
-    queued: 0,
-  }
+  private readonly counts = { runs: 0, measured: 0, active: 0, queued: 0 }
+  private readonly fallbacks: Record<LabFallbackReason, number> = { timeout: 0, crashed: 0, failed: 0 }
+  private readonly log: (line: string) => void
 
   private constructor(
     readonly browserPath: string,
     private readonly proxy: GuardedProxy,
     opts: LabOptions,
   ) {
-    const requested = opts.concurrency ?? LAB_DEFAULTS.concurrency
-    this.concurrency = Math.min(requested, MAX_OVERLAPPING_RUNS)
+    this.concurrency = Math.max(1, Math.floor(opts.concurrency ?? LAB_DEFAULTS.concurrency))
     this.timeoutMs = opts.timeoutMs ?? LAB_DEFAULTS.timeoutMs
     this.limit = pLimit(this.concurrency)
     this.log = opts.log ?? (() => {})
-    if (requested > this.concurrency)
-      this.log(
-        `lab: --lab-concurrency ${requested} runs one at a time: Lighthouse 12.8 runs cannot overlap in one browser and process`,
-      )
+    this.slots = Array.from(
+      { length: this.concurrency },
+      () => new Slot(browserPath, proxy.address, this.log),
+    )
+    this.idle = [...this.slots]
   }
-  private readonly log: (line: string) => void
 
-  /** Finds (for 'auto') and starts the browser, so a wrong path stops `serve` at once. */
+  /** Finds (for 'auto') and starts the browsers, so a wrong path stops `serve` at once. */
   static async start(opts: LabOptions): Promise<Lab> {
     const path = opts.browser === 'auto' ? findChromium() : opts.browser
     if (!path)
@@ -101,17 +75,30 @@ export class Lab {
     const proxy = await startGuardedProxy({ allowPrivateTargets: opts.allowPrivateTargets === true })
     const lab = new Lab(path, proxy, opts)
     try {
-      await lab.browser()
+      await Promise.all(lab.slots.map((s) => s.warmUp()))
     } catch (err) {
-      await proxy.close()
+      await lab.close()
       throw new LabStartError(`--lab-browser ${path} did not start: ${(err as Error).message.split('\n')[0]}`)
     }
     return lab
   }
 
-  /** Chromium's main process id while it runs (for the bench's memory reading). */
+  get stats(): LabStats {
+    return {
+      ...this.counts,
+      fallbacks: { ...this.fallbacks },
+      restarts: this.slots.reduce((n, s) => n + s.restarts, 0),
+    }
+  }
+
+  /** The first slot's Chromium main process id while it runs (for the bench's memory reading). */
   get browserPid(): number | null {
-    return this.warm?.alive() ? this.warm.pid : null
+    return this.slots[0]?.browserPid ?? null
+  }
+
+  /** Every slot's Chromium main process id (null for one not running), by slot. */
+  get browserPids(): Array<number | null> {
+    return this.slots.map((s) => s.browserPid)
   }
 
   /** Requests the browser was refused by the SSRF guard (newest last, at most 100). */
@@ -122,19 +109,22 @@ export class Lab {
   /** Measures `url`; resolves with a measurement or a fallback, never rejects. */
   measure(url: string): Promise<LabOutcome> {
     const queuedAt = performance.now()
-    this.stats.queued++
+    this.counts.queued++
     return this.limit(async () => {
-      this.stats.queued--
-      this.stats.active++
+      this.counts.queued--
+      this.counts.active++
+      // the limit lets no more runs through than there are slots, so one is idle; lowest first
+      const slot = this.idle.sort((a, b) => this.slots.indexOf(a) - this.slots.indexOf(b)).shift()!
       const queuedMs = Math.round(performance.now() - queuedAt)
       try {
-        const outcome = await this.runOnce(url, queuedMs)
-        this.stats.runs++
-        if (outcome.method === 'lab') this.stats.measured++
-        else this.stats.fallbacks[outcome.fallback]++
+        const outcome = await this.runOn(slot, url, queuedMs)
+        this.counts.runs++
+        if (outcome.method === 'lab') this.counts.measured++
+        else this.fallbacks[outcome.fallback]++
         return outcome
       } finally {
-        this.stats.active--
+        this.idle.push(slot)
+        this.counts.active--
       }
     })
   }
@@ -142,40 +132,16 @@ export class Lab {
   async close(): Promise<void> {
     this.closed = true
     this.limit.clearQueue()
-    const warm = this.warm ?? (await this.launching?.catch(() => null))
-    this.warm = null
-    await warm?.close()
+    await Promise.all(this.slots.map((s) => s.close()))
     await this.proxy.close()
   }
 
-  /** Kills the browser (tests: a crash mid-run); the next run starts a new one. */
-  async killBrowser(): Promise<void> {
-    const warm = this.warm
-    if (warm) process.kill(warm.pid, 'SIGKILL')
+  /** Kills slot `index`'s browser (tests: a crash mid-run); its next run starts a new one. */
+  async killBrowser(index = 0): Promise<void> {
+    this.slots[index]?.kill()
   }
 
-  private async browser(): Promise<WarmBrowser> {
-    if (this.warm?.alive()) return this.warm
-    if (this.warm) {
-      const dead = this.warm
-      this.warm = null
-      this.stats.restarts++
-      this.log('lab: the browser died; starting a new one')
-      await dead.close().catch(() => {})
-    }
-    this.launching ??= launchBrowser(this.browserPath, this.proxy.address).finally(() => {
-      this.launching = null
-    })
-    const warm = await this.launching
-    if (this.closed) {
-      await warm.close()
-      throw new Error('the lab is closed')
-    }
-    this.warm = warm
-    return warm
-  }
-
-  private async runOnce(url: string, queuedMs: number): Promise<LabOutcome> {
+  private async runOn(slot: Slot, url: string, queuedMs: number): Promise<LabOutcome> {
     const started = performance.now()
     const fail = (fallback: LabFallbackReason, reason: string): LabFallback => ({
       method: 'estimate',
@@ -184,89 +150,35 @@ export class Lab {
       durationMs: Math.round(performance.now() - started),
       queuedMs,
     })
-    let warm: WarmBrowser
+    if (this.closed) return fail('failed', 'the lab is closed')
+    let result: SlotResult
     try {
-      warm = await this.browser()
+      result = await slot.run(url, this.timeoutMs)
     } catch (err) {
       return fail('failed', `the lab browser did not start (${firstLine(err)})`)
     }
-    let context: BrowserContext | null = null
-    const run = (async () => {
-      context = await warm.browser.createBrowserContext()
-      const page = await context.newPage()
-      return lighthouse(url, FLAGS, undefined, page)
-    })()
-    let timer: NodeJS.Timeout | undefined
-    const timedOut = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), this.timeoutMs)
-    })
-    try {
-      const first = await Promise.race([
-        run.then(
-          (result) => ({ result }),
-          (error: unknown) => ({ error }),
-        ),
-        timedOut,
-      ])
-      if (first === 'timeout') {
-        await this.stop(run, context, warm)
-        return fail('timeout', `the lab run took longer than ${Math.round(this.timeoutMs / 1000)} s`)
-      }
-      if ('error' in first) {
-        if (!warm.alive()) return fail('crashed', 'the lab browser crashed during the run')
-        return fail('failed', `Lighthouse could not measure the page (${firstLine(first.error)})`)
-      }
-      return this.read(first.result, fail, started, queuedMs)
-    } finally {
-      clearTimeout(timer)
-      const ctx = context as BrowserContext | null
-      if (ctx && warm.alive()) await ctx.close().catch(() => {})
-    }
-  }
-
-  /** A stopped run: close its context; a run that still will not end takes the browser with it. */
-  private async stop(run: Promise<unknown>, context: BrowserContext | null, warm: WarmBrowser) {
-    await context?.close().catch(() => {})
-    const ended = await Promise.race([
-      run.then(
-        () => true,
-        () => true,
-      ),
-      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), STOP_GRACE_MS).unref()),
-    ])
-    if (!ended) {
-      this.log('lab: a timed-out run did not stop; replacing the browser')
-      await warm.close().catch(() => {})
-    }
+    if ('timeout' in result)
+      return fail('timeout', `the lab run took longer than ${Math.round(this.timeoutMs / 1000)} s`)
+    if ('crashed' in result) return fail('crashed', 'the lab browser crashed during the run')
+    if (!result.ok) return fail('failed', `Lighthouse could not measure the page (${result.error})`)
+    return this.read(result, fail, started, queuedMs)
   }
 
   private read(
-    result: Awaited<ReturnType<typeof lighthouse>>,
+    reply: Extract<RunReply, { ok: true }>,
     fail: (f: LabFallbackReason, r: string) => LabFallback,
     started: number,
     queuedMs: number,
   ): LabOutcome {
-    const lhr = result?.lhr
-    if (!lhr) return fail('failed', 'Lighthouse returned no report')
-    if (lhr.runtimeError) return fail('failed', `Lighthouse: ${lhr.runtimeError.code}`)
-    const score = lhr.categories.performance?.score
-    const metric = (id: string) => lhr.audits[id]?.numericValue
-    const values = {
-      fcp: metric('first-contentful-paint'),
-      lcp: metric('largest-contentful-paint'),
-      tbt: metric('total-blocking-time'),
-      cls: metric('cumulative-layout-shift'),
-      si: metric('speed-index'),
-    }
-    const missing = Object.entries(values).filter(([, v]) => typeof v !== 'number')
+    if (reply.runtimeError) return fail('failed', `Lighthouse: ${reply.runtimeError}`)
+    const { score } = reply
+    const values = reply.metrics
+    const missing = (['fcp', 'lcp', 'tbt', 'cls', 'si'] as const).filter((k) => typeof values[k] !== 'number')
     if (typeof score !== 'number' || missing.length > 0)
-      return fail(
-        'failed',
-        `Lighthouse could not compute ${missing.map(([k]) => k).join(', ') || 'the score'}`,
-      )
+      return fail('failed', `Lighthouse could not compute ${missing.join(', ') || 'the score'}`)
     const measured: LabMeasured = {
       method: 'lab',
-      lighthouseVersion: lhr.lighthouseVersion,
+      lighthouseVersion: reply.lighthouseVersion,
       score: Math.round(score * 100),
       metrics: {
         fcp: Math.round(values.fcp!),
@@ -275,7 +187,7 @@ export class Lab {
         cls: Math.round(values.cls! * 1000) / 1000,
         si: Math.round(values.si!),
       },
-      finalUrl: lhr.finalDisplayedUrl,
+      finalUrl: reply.finalUrl,
       durationMs: Math.round(performance.now() - started),
       queuedMs,
     }
