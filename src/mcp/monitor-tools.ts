@@ -7,16 +7,19 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
-import type { SitehealthClient } from '../client/client.js'
+import { ApiError, type SitehealthClient } from '../client/client.js'
 import {
   ChannelRequest,
   INTERVAL,
+  MONITOR_TYPES,
   Monitor,
   MonitorList,
   type ChannelRequest as Ch,
+  type MonitorCreate,
+  type MonitorType,
 } from '../contract/monitors.js'
 import { MAX_URL_LENGTH, PAGE_SIZES, TARGET_URL_PATTERN } from '../contract/index.js'
-import { GRANULARITIES, UptimeReport } from '../contract/monitoring.js'
+import { GRACE, GRANULARITIES, UptimeReport } from '../contract/monitoring.js'
 import { toolTarget } from './target.js'
 
 export const MONITOR_TOOL_NAMES = [
@@ -49,20 +52,36 @@ const ListInput = {
 }
 
 const CreateInput = {
+  type: z.enum(MONITOR_TYPES).optional().meta({
+    description:
+      'http (default): the service checks `url`. heartbeat: no url; your job (cron, backup) calls the push_url the result gives, and silence past interval_seconds + grace_seconds is down.',
+  }),
   url: z
     .string()
     .max(MAX_URL_LENGTH)
     .regex(new RegExp(TARGET_URL_PATTERN), {
       message: 'invalid_url: Only http and https URLs (or a bare host, meaning https) can be monitored',
     })
-    .meta({ description: 'The http:// or https:// URL to watch; a bare host (example.com) means https.' }),
+    .optional()
+    .meta({
+      description:
+        'http monitors (required): the http:// or https:// URL to watch; a bare host (example.com) means https. Heartbeat monitors have none.',
+    }),
   interval_seconds: z
     .int()
     .min(1)
     .max(INTERVAL.max)
     .optional()
     .meta({
-      description: `Seconds between runs, ${INTERVAL.min} to ${INTERVAL.max} (default ${INTERVAL.default}). Each run costs 1 credit.`,
+      description: `Seconds between runs, ${INTERVAL.min} to ${INTERVAL.max} (default ${INTERVAL.default}); each run of an http monitor costs 1 credit. Heartbeat monitors: how often the job is expected to call.`,
+    }),
+  grace_seconds: z
+    .int()
+    .min(GRACE.min)
+    .max(GRACE.max)
+    .optional()
+    .meta({
+      description: `Heartbeat monitors only: how late a beat may be before the monitor is down (default ${GRACE.default}).`,
     }),
   name: z.string().min(1).max(100).optional().meta({ description: 'A name (default: the host).' }),
   min_score: z
@@ -135,7 +154,9 @@ export function registerMonitorTools(
         'expiring or invalid, score below min_score, a security header removed). COST: every scheduled run is ' +
         'a saved check charged 1 credit (at the default 300 s interval, 288 credits a day); when credits run ' +
         'out the monitor pauses itself. The first run starts at once. Creating the same URL twice makes two ' +
-        'monitors, so list first (service_list_monitors).',
+        'monitors, so list first (service_list_monitors). With type "heartbeat" (no url; interval_seconds, ' +
+        'grace_seconds) it watches a job instead: the result carries push_url, shown only this once, which ' +
+        'the job calls (GET or POST; ?status=down&msg=… reports a failure); beats cost no credits.',
       inputSchema: CreateInput,
       outputSchema: Monitor.shape,
       annotations: {
@@ -146,28 +167,7 @@ export function registerMonitorTools(
         title: 'Create a monitor (1 credit per run)',
       },
     },
-    async ({ url, interval_seconds, name, min_score, channels }) => {
-      const target = toolTarget(url, fail)
-      if (target.refused) return target.refused
-      try {
-        const body = await getClient().createMonitor({
-          url: target.url,
-          ...(interval_seconds !== undefined ? { interval_seconds } : {}),
-          ...(name !== undefined ? { name } : {}),
-          ...(min_score !== undefined ? { alerts: { min_score } } : {}),
-          ...(channels ? { channels: channels as Ch[] } : {}),
-        })
-        const secrets = body.channels.filter((c) => c.secret)
-        const text =
-          `${target.note.replace(': checking', ': watching')}Monitoring ${body.url} every ${body.interval_seconds} s as "${body.name}" (id ${body.id}); first run now.` +
-          (secrets.length
-            ? ` Webhook signing secret (shown once): ${secrets.map((c) => c.secret).join(', ')}.`
-            : '')
-        return { content: [{ type: 'text', text }], structuredContent: body as Record<string, unknown> }
-      } catch (err) {
-        return fail(err)
-      }
-    },
+    createMonitor(getClient, fail),
   )
 
   server.registerTool(
@@ -200,4 +200,81 @@ export function registerMonitorTools(
       }
     },
   )
+}
+
+const secretsText = (secrets: string[]) =>
+  secrets.length ? ` Webhook signing secret (shown once): ${secrets.join(', ')}.` : ''
+
+function heartbeatText(m: Monitor): string {
+  return (
+    `Heartbeat monitor "${m.name}" (id ${m.id}) expects a beat every ${m.interval_seconds} s, ` +
+    `${m.grace_seconds ?? 0} s grace. Push URL (shown only now; keep it secret, it needs no key): ${m.push_url}. ` +
+    'The job calls it with GET or POST when it succeeds, or with ?status=down&msg=… when it fails; beats cost no credits.' +
+    secretsText(m.channels.filter((c) => c.secret).map((c) => c.secret!))
+  )
+}
+
+/** service_create_monitor: an http monitor of a URL, or a heartbeat one whose push URL is shown once. */
+function createMonitor(getClient: () => SitehealthClient, fail: (err: unknown) => CallToolResult) {
+  return async ({
+    type,
+    url,
+    interval_seconds,
+    grace_seconds,
+    name,
+    min_score,
+    channels,
+  }: {
+    type?: MonitorType
+    url?: string
+    interval_seconds?: number
+    grace_seconds?: number
+    name?: string
+    min_score?: number
+    channels?: unknown[]
+  }): Promise<CallToolResult> => {
+    const common: Partial<MonitorCreate> = {
+      ...(interval_seconds !== undefined ? { interval_seconds } : {}),
+      ...(name !== undefined ? { name } : {}),
+      ...(min_score !== undefined ? { alerts: { min_score } } : {}),
+      ...(channels ? { channels: channels as Ch[] } : {}),
+    }
+    if (type === 'heartbeat') {
+      try {
+        // a url or assertions are the API's to refuse, naming the field
+        const body = await getClient().createMonitor({
+          type,
+          ...(url !== undefined ? { url } : {}),
+          ...(grace_seconds !== undefined ? { grace_seconds } : {}),
+          ...common,
+        })
+        return {
+          content: [{ type: 'text', text: heartbeatText(body) }],
+          structuredContent: body as Record<string, unknown>,
+        }
+      } catch (err) {
+        return fail(err)
+      }
+    }
+    if (url === undefined)
+      return fail(
+        new ApiError(400, 'invalid_url', 'url is required for an http monitor (or give type "heartbeat")'),
+      )
+    const target = toolTarget(url, fail)
+    if (target.refused) return target.refused
+    try {
+      const body = await getClient().createMonitor({
+        url: target.url,
+        ...(grace_seconds !== undefined ? { grace_seconds } : {}),
+        ...common,
+      })
+      const secrets = body.channels.filter((c) => c.secret)
+      const text =
+        `${target.note.replace(': checking', ': watching')}Monitoring ${body.url} every ${body.interval_seconds} s as "${body.name}" (id ${body.id}); first run now.` +
+        secretsText(secrets.map((c) => c.secret!))
+      return { content: [{ type: 'text', text }], structuredContent: body as Record<string, unknown> }
+    } catch (err) {
+      return fail(err)
+    }
+  }
 }

@@ -21,6 +21,7 @@ import {
   TARGET_URL_PATTERN,
   type RecentCheck,
 } from '../contract/index.js'
+import { registerMaintenanceTools } from './maintenance-tools.js'
 import { registerMonitorTools } from './monitor-tools.js'
 import { toolTarget, withHttpHint } from './target.js'
 import { registerStatusPageTools } from './status-page-tools.js'
@@ -110,6 +111,7 @@ export function registerTools(server: McpServer, getClient: ClientFactory, opts:
   registerCheckTools(server, getClient, fail)
   registerMonitorTools(server, getClient, fail)
   registerStatusPageTools(server, getClient, fail)
+  registerMaintenanceTools(server, getClient, fail)
 }
 
 /** The free tools about the service itself: is the API up, how many credits are left. */

@@ -17,16 +17,28 @@ import { generateApiKey } from '../../src/contract/api-key.js'
 import { CLI, startServe, type Served } from '../helpers/serve.js'
 
 const TOOLS = [
+  'service_create_maintenance_window',
   'service_create_monitor',
+  'service_delete_maintenance_window',
   'service_get_check_result',
   'service_get_credits',
   'service_get_monitor_uptime',
   'service_get_recent_checks',
   'service_health',
+  'service_list_maintenance_windows',
   'service_list_monitors',
   'service_list_status_pages',
   'service_run_website_check',
 ]
+
+/** The tools that change something, and how they say so; every other tool is read-only. */
+const READ_ONLY = { readOnlyHint: true, idempotentHint: true, openWorldHint: false }
+const WRITES: Record<string, object> = {
+  service_run_website_check: { readOnlyHint: false, idempotentHint: false, openWorldHint: true },
+  service_create_monitor: { readOnlyHint: false, idempotentHint: false, openWorldHint: true },
+  service_create_maintenance_window: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
+  service_delete_maintenance_window: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
+}
 
 const pkg = JSON.parse(await readFile(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8')) as {
   version: string
@@ -91,12 +103,7 @@ async function exerciseTools(client: Client, key: string) {
     expect(t.title, t.name).toBeTruthy()
     expect(t.description!.length, t.name).toBeGreaterThan(80)
     expect(t.outputSchema?.type, t.name).toBe('object')
-    const readOnly = t.name !== 'service_run_website_check' && t.name !== 'service_create_monitor'
-    expect(t.annotations, t.name).toMatchObject(
-      readOnly
-        ? { readOnlyHint: true, idempotentHint: true, openWorldHint: false }
-        : { readOnlyHint: false, idempotentHint: false, openWorldHint: true },
-    )
+    expect(t.annotations, t.name).toMatchObject(WRITES[t.name] ?? READ_ONLY)
   }
   expect(byName.service_run_website_check.description).toMatch(/1 credit/)
   const run = byName.service_run_website_check

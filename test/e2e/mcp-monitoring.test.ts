@@ -1,0 +1,145 @@
+/**
+ * The MCP tools of monitoring depth end to end, over stdio against a real `serve`: a heartbeat
+ * monitor made with service_create_monitor (no url; its push URL in the result, once, and the push
+ * URL works), and maintenance windows listed, created and deleted with their own tools.
+ */
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { publicApi, waitFor } from '../helpers/api.js'
+import { CLI, startServe, type Served } from '../helpers/serve.js'
+
+let served: Served
+let home: string
+let key: string
+let client: Client
+const api = publicApi(
+  () => served.url,
+  () => key,
+)
+
+async function call(name: string, args: Record<string, unknown> = {}) {
+  return (await client.callTool({ name, arguments: args })) as CallToolResult
+}
+const text = (r: CallToolResult) => r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n')
+
+beforeAll(async () => {
+  served = await startServe({ args: ['--min-interval', '1', '--quiet'] })
+  home = await mkdtemp(join(tmpdir(), 'sitehealth-mcpmon-home-'))
+  key = (await served.createKey({ user: 'mcpmon', credits: 0 })).key
+  client = new Client({ name: 'test', version: '1.0.0' })
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'mcp'],
+      env: { PATH: process.env.PATH!, HOME: home, SITEHEALTH_API_URL: served.url, SITEHEALTH_API_KEY: key },
+      stderr: 'ignore',
+    }),
+  )
+}, 120_000)
+
+afterAll(async () => {
+  await client?.close()
+  await served?.stop()
+  if (home) await rm(home, { recursive: true, force: true })
+})
+
+describe('MCP monitoring tools', () => {
+  it('creates a heartbeat monitor: no url, the push URL once, beats through it', async () => {
+    const { tools } = await client.listTools()
+    const create = tools.find((t) => t.name === 'service_create_monitor')!
+    expect(Object.keys(create.inputSchema.properties!)).toEqual(
+      expect.arrayContaining(['type', 'url', 'interval_seconds', 'grace_seconds']),
+    )
+    expect(create.inputSchema.required ?? []).not.toContain('url')
+    expect(create.description).toMatch(/heartbeat/)
+
+    const made = await call('service_create_monitor', {
+      type: 'heartbeat',
+      name: 'nightly backup',
+      interval_seconds: 60,
+      grace_seconds: 30,
+    })
+    expect(made.isError, text(made)).toBeFalsy()
+    const m = made.structuredContent as { id: string; type: string; push_url: string; grace_seconds: number }
+    expect(m).toMatchObject({ type: 'heartbeat', grace_seconds: 30 })
+    expect(m.push_url).toMatch(/\/api\/push\/[^/]+$/)
+    expect(text(made)).toContain(m.push_url)
+    expect(text(made)).toMatch(/shown only now/)
+    // shown once: neither the API nor the list tool give it again
+    expect((await api('GET', `/monitors/${m.id}`)).body.push_url).toBeUndefined()
+    const listed = await call('service_list_monitors', { limit: 50 })
+    expect(JSON.stringify(listed)).not.toContain(m.push_url)
+
+    expect((await fetch(m.push_url, { method: 'POST' })).status).toBe(200)
+    await waitFor(async () => (await api('GET', `/monitors/${m.id}`)).body.state === 'up', 10_000, 'up')
+
+    // a url on a heartbeat and no url on an http monitor: tool errors naming the field
+    const withUrl = await call('service_create_monitor', { type: 'heartbeat', url: 'https://example.com/' })
+    expect(withUrl.isError).toBe(true)
+    expect(text(withUrl)).toMatch(/^invalid_url: .*url/)
+    const noUrl = await call('service_create_monitor', { name: 'x' })
+    expect(noUrl.isError).toBe(true)
+    expect(text(noUrl)).toMatch(/^invalid_url: url is required/)
+    const graceOnHttp = await call('service_create_monitor', {
+      url: 'https://example.com/',
+      grace_seconds: 5,
+    })
+    expect(graceOnHttp.isError).toBe(true)
+    expect(text(graceOnHttp)).toMatch(/grace_seconds/)
+    expect((await api('GET', '/monitors?limit=50')).body.monitors).toHaveLength(1)
+  }, 60_000)
+
+  it('lists, creates and deletes maintenance windows, as the API has them', async () => {
+    const { tools } = await client.listTools()
+    const byName = Object.fromEntries(tools.map((t) => [t.name, t]))
+    expect(byName.service_list_maintenance_windows.annotations).toMatchObject({ readOnlyHint: true })
+    expect(byName.service_delete_maintenance_window.annotations).toMatchObject({ destructiveHint: true })
+    expect(byName.service_create_maintenance_window.inputSchema.required).toEqual(['name', 'monitor_ids'])
+
+    const empty = await call('service_list_maintenance_windows')
+    expect(empty.structuredContent).toEqual({ maintenance_windows: [] })
+    expect(text(empty)).toBe('No maintenance windows.')
+
+    const weekly = await call('service_create_maintenance_window', {
+      name: 'Saturday backup',
+      monitor_ids: 'all',
+      weekly: { days: ['sat'], start: '02:00', duration_minutes: 90, timezone: 'Europe/Berlin' },
+    })
+    expect(weekly.isError, text(weekly)).toBeFalsy()
+    const w = weekly.structuredContent as { id: string }
+    expect(w).toEqual((await api('GET', `/maintenance-windows/${w.id}`)).body)
+    expect(text(weekly)).toMatch(/every sat 02:00 for 90 min \(Europe\/Berlin\), all monitors/)
+
+    const listed = await call('service_list_maintenance_windows')
+    expect(listed.structuredContent).toEqual((await api('GET', '/maintenance-windows')).body)
+    expect(text(listed)).toContain(w.id)
+
+    const backwards = await call('service_create_maintenance_window', {
+      name: 'x',
+      monitor_ids: 'all',
+      starts_at: '2030-01-01T23:00:00Z',
+      ends_at: '2030-01-01T22:00:00Z',
+    })
+    expect(backwards.isError).toBe(true)
+    expect(text(backwards)).toMatch(/^invalid_url: .*ends_at/)
+    const zone = await call('service_create_maintenance_window', {
+      name: 'x',
+      monitor_ids: 'all',
+      weekly: { days: ['sat'], start: '02:00', duration_minutes: 60, timezone: 'Mars/Base' },
+    })
+    expect(zone.isError).toBe(true)
+
+    const deleted = await call('service_delete_maintenance_window', { id: w.id })
+    expect(deleted.isError, text(deleted)).toBeFalsy()
+    expect(deleted.structuredContent).toEqual({ deleted: true, id: w.id })
+    expect((await api('GET', `/maintenance-windows/${w.id}`)).status).toBe(404)
+    const again = await call('service_delete_maintenance_window', { id: w.id })
+    expect(again.isError).toBe(true)
+    expect(text(again)).toMatch(/^not_found: /)
+  }, 60_000)
+})
