@@ -259,8 +259,10 @@ async function hold(farm) {
   await pool(ids, 16, async ({ id, key: k }) => {
     const r = await apiOk(s.url, `/api/public/v1/monitors/${id}/runs?limit=50`, { token: k })
     for (const run of r.body.runs) {
-      if (Date.parse(run.started_at) < windowStart || (run.assertions ?? []).length !== ASSERTIONS.length)
-        continue
+      // the same window as runsInWindow: runs keep coming while the histories are read, and a run
+      // after windowEnd counted here but not there gave "2,203 of 2,009"
+      const at = Date.parse(run.started_at)
+      if (at < windowStart || at > windowEnd || (run.assertions ?? []).length !== ASSERTIONS.length) continue
       asserted++
       if (run.assertions.every((a) => a.passed)) assertedPassed++
     }
