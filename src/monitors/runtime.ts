@@ -14,6 +14,8 @@ import type { Metrics } from '../metrics/index.js'
 
 /** How often alerts nobody is sending are looked for, ms, unless told otherwise. */
 export const DEFAULT_DELIVERY_SWEEP_MS = 30_000
+/** How often history past retention is pruned (paused monitors' too), ms. */
+export const HISTORY_PRUNE_MS = 3_600_000
 
 export interface MonitoringOptions {
   store: Store
@@ -82,6 +84,10 @@ export async function startMonitoring(o: MonitoringOptions): Promise<Monitoring>
     () => void service.sweepDeliveries().catch((err) => o.log?.(`delivery sweep: ${(err as Error).message}`)),
     o.deliverySweepMs ?? DEFAULT_DELIVERY_SWEEP_MS,
   ).unref()
+  const pruneHistory = () =>
+    void service.pruneHistory().catch((err) => o.log?.(`history prune: ${(err as Error).message}`))
+  pruneHistory()
+  const pruner = setInterval(pruneHistory, HISTORY_PRUNE_MS).unref()
   let closing: Promise<void> | undefined
   return {
     service,
@@ -90,6 +96,7 @@ export async function startMonitoring(o: MonitoringOptions): Promise<Monitoring>
     close() {
       closing ??= (async () => {
         clearInterval(sweeper)
+        clearInterval(pruner)
         await scheduler.stop()
         await deliverer.close()
         await service.drain()

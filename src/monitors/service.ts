@@ -466,6 +466,14 @@ export class MonitorService {
     return this.alerts.sweep()
   }
 
+  /**
+   * Drops history past retention of every monitor, also of those that stopped running (a run
+   * prunes only its own monitor's); the runtime calls it every hour.
+   */
+  pruneHistory(): Promise<number> {
+    return this.o.monitors.pruneHistory(this.now())
+  }
+
   /** Waits for deliveries in progress (the deliverer must be closed first to cut retries short). */
   drain(): Promise<void> {
     return this.alerts.drain()

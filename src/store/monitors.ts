@@ -277,6 +277,11 @@ export interface MonitorStore {
   incidents(monitorId: string, sinceMs: number): Promise<IncidentRecord[]>
   /** Monitors paused for lack of credits, for the resume sweep. */
   creditPausedUsers(): Promise<string[]>
+  /**
+   * Drops the buckets and closed incidents past retention at `now` of every monitor, including
+   * those that stopped running (a run prunes only its own monitor's); returns how many went.
+   */
+  pruneHistory(now: number): Promise<number>
 
   close(): Promise<void>
 }

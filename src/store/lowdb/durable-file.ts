@@ -63,14 +63,22 @@ export class DurableJSONFile<T> implements Adapter<T> {
   }
 }
 
-/** temp file + fsync + rename + fsync of the directory. */
-export async function writeFileDurably(filename: string, text: string | Buffer): Promise<void> {
+/**
+ * temp file + fsync + rename + fsync of the directory. `text` may come in pieces (an iterable,
+ * consumed one piece at a time as each is written): a snapshot of hundreds of MB never has to be
+ * one buffer or one string.
+ */
+export async function writeFileDurably(
+  filename: string,
+  text: string | Buffer | Iterable<string | Buffer>,
+): Promise<void> {
   const dir = dirname(filename)
   const tmp = join(dir, `.${basename(filename)}.${process.pid}.${++tempCounter}.tmp`)
   const fh = await open(tmp, 'wx', FILE_MODE)
   try {
     try {
-      await (typeof text === 'string' ? fh.writeFile(text, 'utf8') : fh.writeFile(text))
+      if (typeof text === 'string' || Buffer.isBuffer(text)) await fh.writeFile(text)
+      else for (const piece of text) await fh.writeFile(piece) // at the current position
       await fh.sync()
     } finally {
       await fh.close()

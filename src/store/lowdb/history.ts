@@ -8,9 +8,13 @@
  * Adding is idempotent: each monitor remembers the id of the last run it rolled up (ids are
  * time-ordered), so a journal replayed over a newer snapshot counts no run twice.
  *
- * Durability: `serialize` captures everything in one binary buffer, written beside the snapshot
- * when the journal is folded (history.bin); `load` reads it back.
+ * Durability: `chunks` yields everything as binary pieces of about 1 MB, written one at a time
+ * beside the snapshot when the journal is folded (history.bin; the journal holds writes back
+ * meanwhile, so the pieces are of one moment); `load` reads it back a piece at a time. Neither
+ * ever holds the whole file (~41 KB a monitor, 410 MB at 10,000) in one buffer beside the memory
+ * it describes.
  */
+import { open, type FileHandle } from 'node:fs/promises'
 import { DAILY_RETENTION_DAYS, HOURLY_RETENTION_DAYS } from '../../contract/monitoring.js'
 import { BUCKET_MS, INCIDENT_RETENTION_MS, RETENTION_MS, rollupMs } from '../history.js'
 import type {
@@ -138,7 +142,51 @@ interface Header {
 }
 
 const MAGIC = 'SHH1'
-const ringBytes = (size: number) => size * 4 + size * F * 4 + size * 8
+/** The size of the pieces history.bin is written and read in. */
+const CHUNK_BYTES = 1 << 20
+
+/** Reads a file front to back in pieces of CHUNK_BYTES, handing out copies of what it needs. */
+class ChunkReader {
+  private buf = Buffer.alloc(0)
+  private off = 0
+  private pos = 0
+
+  constructor(private readonly fh: FileHandle) {}
+
+  /** False once every byte was taken. */
+  async more(): Promise<boolean> {
+    if (this.off < this.buf.length) return true
+    await this.fill(1)
+    return this.off < this.buf.length
+  }
+
+  /** Makes at least `n` bytes ready (fewer only at the end of the file). */
+  private async fill(n: number): Promise<void> {
+    const left = this.buf.length - this.off
+    if (left >= n) return
+    const next = Buffer.allocUnsafe(Math.max(n, CHUNK_BYTES))
+    this.buf.copy(next, 0, this.off)
+    let end = left
+    while (end < next.length) {
+      const { bytesRead } = await this.fh.read(next, end, next.length - end, this.pos)
+      if (bytesRead === 0) break
+      end += bytesRead
+      this.pos += bytesRead
+    }
+    this.buf = next.subarray(0, end)
+    this.off = 0
+  }
+
+  /** The next `n` bytes, in memory of their own (typed arrays need aligned, owned memory). */
+  async take(n: number): Promise<ArrayBuffer> {
+    await this.fill(n)
+    if (this.buf.length - this.off < n) throw new Error('history file is truncated')
+    const out = new Uint8Array(n)
+    out.set(this.buf.subarray(this.off, this.off + n))
+    this.off += n
+    return out.buffer
+  }
+}
 
 export class LowdbHistory {
   private readonly byMonitor = new Map<string, MonitorHistory>()
@@ -171,6 +219,19 @@ export class LowdbHistory {
         (i) => i.ended_at === null || Date.parse(i.ended_at) >= at - INCIDENT_RETENTION_MS,
       )
     }
+  }
+
+  /** Drops incidents closed before their retention at `now` (of monitors that stopped running too). */
+  prune(now: number): number {
+    let removed = 0
+    for (const m of this.byMonitor.values()) {
+      const kept = m.incidents.filter(
+        (i) => i.ended_at === null || Date.parse(i.ended_at) >= now - INCIDENT_RETENTION_MS,
+      )
+      removed += m.incidents.length - kept.length
+      m.incidents = kept
+    }
+    return removed
   }
 
   /** Forgets a deleted monitor's history. */
@@ -206,9 +267,10 @@ export class LowdbHistory {
     }
   }
 
-  /** Everything, in one buffer (captured synchronously: the caller writes it afterwards). */
-  serialize(): Buffer {
-    const parts: Buffer[] = [Buffer.from(MAGIC)]
+  /** Everything, in pieces of about CHUNK_BYTES, each made as it is asked for. */
+  *chunks(): Generator<Buffer> {
+    let parts: Buffer[] = [Buffer.from(MAGIC)]
+    let bytes = MAGIC.length
     for (const [id, m] of this.byMonitor) {
       const header = Buffer.from(
         JSON.stringify({ id, last: m.last, incidents: m.incidents } satisfies Header),
@@ -216,39 +278,44 @@ export class LowdbHistory {
       const len = Buffer.alloc(4)
       len.writeUInt32LE(header.length)
       parts.push(len, header)
+      bytes += 4 + header.length
       for (const r of [m.hours, m.days])
-        for (const a of [r.idx, r.n, r.rt]) parts.push(Buffer.from(a.buffer, a.byteOffset, a.byteLength))
+        for (const a of [r.idx, r.n, r.rt]) {
+          parts.push(Buffer.from(a.buffer, a.byteOffset, a.byteLength))
+          bytes += a.byteLength
+        }
+      if (bytes >= CHUNK_BYTES) {
+        yield Buffer.concat(parts, bytes) // a copy: the rings may change once it is written
+        parts = []
+        bytes = 0
+      }
     }
-    return Buffer.concat(parts)
+    if (bytes > 0) yield Buffer.concat(parts, bytes)
   }
 
-  /** Reads what `serialize` wrote (replacing what is in memory). */
-  load(buf: Buffer): void {
-    if (buf.subarray(0, 4).toString() !== MAGIC) throw new Error('not a history file (bad magic)')
-    this.byMonitor.clear()
-    let off = 4
-    const take = (bytes: number) => {
-      if (off + bytes > buf.length) throw new Error('history file is truncated')
-      // a copy: typed arrays need aligned, owned memory
-      const out = new Uint8Array(bytes)
-      out.set(buf.subarray(off, off + bytes))
-      off += bytes
-      return out.buffer
-    }
-    const ring = (size: number, g: RollupGranularity) =>
-      new Ring(size, g, {
-        idx: new Int32Array(take(size * 4)),
-        n: new Uint32Array(take(size * F * 4)),
-        rt: new Float64Array(take(size * 8)),
-      })
-    while (off < buf.length) {
-      const len = buf.readUInt32LE(off)
-      off += 4
-      const h = JSON.parse(Buffer.from(take(len)).toString('utf8')) as Header
-      if (off + ringBytes(HOURS) + ringBytes(DAYS) > buf.length) throw new Error('history file is truncated')
-      const hours = ring(HOURS, 'hour')
-      const days = ring(DAYS, 'day')
-      this.byMonitor.set(h.id, { last: h.last, hours, days, incidents: h.incidents })
+  /** Reads what `chunks` wrote to `file` (replacing what is in memory); ENOENT when it is not there. */
+  async load(file: string): Promise<void> {
+    const fh = await open(file, 'r')
+    try {
+      const r = new ChunkReader(fh)
+      if (Buffer.from(await r.take(4).catch(() => new ArrayBuffer(0))).toString() !== MAGIC)
+        throw new Error('not a history file (bad magic)')
+      this.byMonitor.clear()
+      const ring = async (size: number, g: RollupGranularity) => {
+        const idx = new Int32Array(await r.take(size * 4))
+        const n = new Uint32Array(await r.take(size * F * 4))
+        const rt = new Float64Array(await r.take(size * 8))
+        return new Ring(size, g, { idx, n, rt })
+      }
+      while (await r.more()) {
+        const len = new DataView(await r.take(4)).getUint32(0, true)
+        const h = JSON.parse(Buffer.from(await r.take(len)).toString('utf8')) as Header
+        const hours = await ring(HOURS, 'hour')
+        const days = await ring(DAYS, 'day')
+        this.byMonitor.set(h.id, { last: h.last, hours, days, incidents: h.incidents })
+      }
+    } finally {
+      await fh.close()
     }
   }
 }

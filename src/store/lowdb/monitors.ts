@@ -17,7 +17,6 @@
  * of monitors, not with time. Rollups and incidents are applied with their run's journal line,
  * so they commit with it and replay with it (history.ts ignores a run it already counted).
  */
-import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Delivery } from '../../contract/monitors.js'
 import { DuplicateRefError } from '../errors.js'
@@ -39,6 +38,7 @@ import type {
 import { LowdbHistory } from './history.js'
 import { DueHeap } from '../../shared/due-heap.js'
 import { Journal, readJournal, type WriteFn } from './journal.js'
+import { readSnapshot, snapshotPieces } from './snapshot-file.js'
 
 export const DEFAULT_HISTORY_LIMIT = 100
 export const DEFAULT_COMPACT_BYTES = 64 * 1024 * 1024
@@ -67,6 +67,10 @@ interface Snapshot {
 }
 
 const refKey = (userId: string, ref: string) => `${userId} ${ref}`
+
+function* flatten<T>(lists: Iterable<T[]>): Generator<T> {
+  for (const list of lists) yield* list
+}
 
 /** Index of the first element >= x in an ascending string array. */
 function lowerBound(a: string[], x: string): number {
@@ -135,23 +139,20 @@ export class LowdbMonitorStore implements MonitorStore {
   /** Reads the snapshot and replays the journal (the data dir is locked by the store). */
   async load(): Promise<void> {
     await ensureDir(this.dir)
-    let snap: Snapshot | undefined
     try {
-      snap = JSON.parse(await readFile(join(this.dir, 'snapshot.json'), 'utf8')) as Snapshot
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
-        throw new Error(`Corrupt ${join(this.dir, 'snapshot.json')}: ${(err as Error).message}`)
-    }
-    try {
-      this.history.load(await readFile(join(this.dir, 'history.bin')))
+      await this.history.load(join(this.dir, 'history.bin'))
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
         throw new Error(`Corrupt ${join(this.dir, 'history.bin')}: ${(err as Error).message}`)
     }
-    if (snap) {
-      for (const m of snap.monitors) this.putMonitor(m)
-      for (const r of snap.runs) this.addRun(r)
-      for (const e of snap.events) this.addEvents([e])
+    try {
+      await readSnapshot(join(this.dir, 'snapshot.json'), (section, item) => {
+        if (section === 'monitors') this.putMonitor(item as MonitorRecord)
+        else if (section === 'runs') this.addRun(item as RunRecord)
+        else if (section === 'events') this.addEvents([item as EventRecord])
+      })
+    } catch (err) {
+      throw new Error(`Corrupt ${join(this.dir, 'snapshot.json')}: ${(err as Error).message}`)
     }
     const file = join(this.dir, 'journal.jsonl')
     const { entries, validBytes, warnings } = await readJournal<Entry>(file)
@@ -263,17 +264,15 @@ export class LowdbMonitorStore implements MonitorStore {
   /** Folds the journal into a new snapshot (journal.ts explains why this is safe). */
   async compact(): Promise<void> {
     await this.journal.compact(async () => {
-      const history = this.history.serialize()
-      const snap: Snapshot = {
-        version: 1,
-        monitors: [...this.monitors.values()],
-        runs: [...this.runs.values()].flat(),
-        events: [...this.events.values()].flat(),
-      }
-      const json = JSON.stringify(snap)
-      // either order is safe: a replayed run is counted once (history.ts)
-      await writeFileDurably(join(this.dir, 'history.bin'), history)
-      await writeFileDurably(join(this.dir, 'snapshot.json'), json)
+      // either order is safe: a replayed run is counted once (history.ts); both are written a
+      // piece at a time (the journal holds writes back meanwhile, so memory stays as it was)
+      await writeFileDurably(join(this.dir, 'history.bin'), this.history.chunks())
+      const sections = {
+        monitors: this.monitors.values(),
+        runs: flatten(this.runs.values()),
+        events: flatten(this.events.values()),
+      } satisfies Record<keyof Omit<Snapshot, 'version'>, Iterable<unknown>>
+      await writeFileDurably(join(this.dir, 'snapshot.json'), snapshotPieces(1, sections))
     })
   }
 
@@ -420,6 +419,11 @@ export class LowdbMonitorStore implements MonitorStore {
 
   async incidents(monitorId: string, sinceMs: number): Promise<IncidentRecord[]> {
     return this.history.incidents(monitorId, sinceMs)
+  }
+
+  async pruneHistory(now: number): Promise<number> {
+    // buckets need no sweep here (a ring's slots are reused); closed incidents do
+    return this.history.prune(now)
   }
 
   async updateDelivery(monitorId: string, eventId: string, delivery: Delivery): Promise<void> {

@@ -164,3 +164,34 @@ export async function readIncidents(
     cause: r.cause,
   }))
 }
+
+/** Monitors per statement of the periodic prune (each an index range on the primary key). */
+const PRUNE_BATCH = 1000
+
+/**
+ * The periodic prune (independent of runs: a paused monitor's buckets would stay forever
+ * otherwise): every monitor's buckets past retention, a page of monitors per statement, then the
+ * incidents closed before theirs.
+ */
+export async function pruneHistory(db: Kysely<Database>, now: number): Promise<number> {
+  let removed = 0
+  let after: string | null = null
+  for (;;) {
+    const { rows }: { rows: { id: string }[] } = await sql<{ id: string }>`
+      SELECT id FROM monitors WHERE (${after}::uuid IS NULL OR id > ${after}::uuid)
+      ORDER BY id LIMIT ${PRUNE_BATCH}`.execute(db)
+    if (rows.length === 0) break
+    const ids = rows.map((r) => r.id)
+    for (const g of ['hour', 'day'] as const) {
+      const r = await sql`
+        DELETE FROM monitor_rollups WHERE monitor_id = ANY(${ids}::uuid[]) AND granularity = ${g}
+          AND start_ms < ${String(now - RETENTION_MS[g])}::bigint`.execute(db)
+      removed += Number(r.numAffectedRows ?? 0)
+    }
+    after = ids[ids.length - 1]
+  }
+  const r = await sql`
+    DELETE FROM monitor_incidents
+    WHERE ended_at < ${new Date(now - INCIDENT_RETENTION_MS).toISOString()}::timestamptz`.execute(db)
+  return removed + Number(r.numAffectedRows ?? 0)
+}

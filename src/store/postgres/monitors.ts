@@ -25,7 +25,7 @@ import type {
 } from '../monitors.js'
 import { DuplicateRefError } from '../errors.js'
 import { RETENTION_MS } from '../history.js'
-import { historySql, readIncidents, readRollups, readTotals } from './history.js'
+import { historySql, pruneHistory, readIncidents, readRollups, readTotals } from './history.js'
 import type { Database } from './schema.js'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
@@ -304,6 +304,10 @@ export class PgMonitors implements MonitorStore {
   async incidents(monitorId: string, sinceMs: number): Promise<IncidentRecord[]> {
     if (!UUID.test(monitorId)) return []
     return readIncidents(this.db, monitorId, sinceMs)
+  }
+
+  async pruneHistory(now: number): Promise<number> {
+    return pruneHistory(this.db, now)
   }
 
   async updateDelivery(monitorId: string, eventId: string, delivery: Delivery): Promise<void> {

@@ -156,4 +156,25 @@ export function historyContract(t: ContractContext): void {
     expect(await ms.incidents(m.id, 0)).toEqual([])
     expect(await ms.rollups(m.id, 'day', 0, Date.now())).toEqual([])
   })
+
+  it('prunes, apart from runs, the closed incidents past 400 days of a monitor that stopped running', async () => {
+    const store = await t.open()
+    const ms = mon(store)
+    const m = await ms.createMonitor(monitor('alice', null))
+    const running = await ms.createMonitor(monitor('alice', null))
+    const old = Date.now() - 402 * DAY
+    await ms.finishRun(m, runAt(m, old, null), [], h(false, { incident: { open: 'refused' } }))
+    await ms.finishRun(
+      m,
+      runAt(m, old + DAY, { rt: 5, health: 90 }),
+      [],
+      h(true, { incident: { close: true } }),
+    )
+    await ms.finishRun(running, runAt(running, base, null), [], h(false, { incident: { open: 'timeout' } }))
+    // m runs no more: nothing of its own prunes the incident that ended 401 days ago
+    expect((await ms.incidents(m.id, 0)).map((i) => i.cause)).toEqual(['refused'])
+    expect(await ms.pruneHistory(Date.now())).toBeGreaterThanOrEqual(1)
+    expect(await ms.incidents(m.id, 0)).toEqual([])
+    expect((await ms.incidents(running.id, 0)).map((i) => i.cause)).toEqual(['timeout'])
+  })
 }

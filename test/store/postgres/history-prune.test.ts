@@ -1,0 +1,90 @@
+/**
+ * PostgreSQL's periodic history prune: a run deletes only its own monitor's buckets past
+ * retention, so a monitor that stopped running (paused) kept its expired buckets for ever;
+ * `pruneHistory` drops them for every monitor, and a deleted monitor's rows go with it.
+ */
+import pg from 'pg'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { nextId } from '../../../src/monitors/ids.js'
+import type { MonitorRecord, RunRecord } from '../../../src/store/monitors.js'
+import { openPostgresStore, type PostgresStore } from '../../../src/store/postgres/index.js'
+import { monitor } from '../contract/monitors.js'
+import { describePg, freshDatabase, freshSchema } from './pg.js'
+
+const HOUR = 3_600_000
+const DAY = 24 * HOUR
+
+function runAt(m: MonitorRecord, at: number): RunRecord {
+  return {
+    id: nextId(at),
+    monitor_id: m.id,
+    started_at: new Date(at).toISOString(),
+    outcome: 'saved',
+    trigger: 'schedule',
+    check_id: null,
+    health_score: 90,
+    response_time_ms: 100,
+    state: 'up',
+    error: null,
+  }
+}
+
+describePg('postgres history prune', () => {
+  let db: Awaited<ReturnType<typeof freshDatabase>>
+  let store: PostgresStore
+  let client: pg.Client
+  let schema: string
+  beforeAll(async () => {
+    db = await freshDatabase()
+    schema = await freshSchema(db.url)
+    store = await openPostgresStore({ url: db.url, schema, poolSize: 2 })
+    client = new pg.Client({ connectionString: db.url })
+    await client.connect()
+  })
+  afterAll(async () => {
+    await client?.end()
+    await store?.close()
+    await db?.drop()
+  })
+
+  const rows = async (id: string) =>
+    (
+      await client.query<{ granularity: string; n: string }>(
+        `SELECT granularity, count(*) AS n FROM "${schema}".monitor_rollups WHERE monitor_id = $1
+         GROUP BY granularity ORDER BY granularity`,
+        [id],
+      )
+    ).rows.map((r) => [r.granularity, Number(r.n)])
+
+  it('drops the expired buckets of a monitor that stopped running, keeps the rest, and a delete takes them all', async () => {
+    const ms = store.monitors!
+    const h = { ok: true, counted: true, interval_seconds: 60 }
+    const paused = await ms.createMonitor(monitor('alice', null))
+    const gone = await ms.createMonitor(monitor('alice', null))
+    const running = await ms.createMonitor(monitor('alice', null))
+    const now = Date.now()
+    // runs 410 and 40 days ago, then the monitor is paused: the second run pruned the first's
+    // buckets, but nothing of its own will ever prune the second's expired hour
+    for (const m of [paused, gone]) {
+      await ms.finishRun(m, runAt(m, now - 410 * DAY), [], h)
+      await ms.finishRun(m, runAt(m, now - 40 * DAY), [], h)
+    }
+    await ms.finishRun(running, runAt(running, now - 2 * HOUR), [], h)
+    await ms.updateMonitor({ ...paused, paused: true, paused_reason: 'user', next_run_at: null })
+    expect(await rows(paused.id)).toEqual([
+      ['day', 1],
+      ['hour', 1],
+    ])
+    expect(await ms.pruneHistory(now)).toBeGreaterThan(0)
+    expect(await rows(paused.id)).toEqual([['day', 1]])
+    expect(await rows(running.id)).toEqual([
+      ['day', 1],
+      ['hour', 1],
+    ])
+    expect(await ms.pruneHistory(now + 400 * DAY)).toBeGreaterThan(0)
+    expect(await rows(paused.id)).toEqual([])
+
+    expect(await ms.deleteMonitor('alice', gone.id)).toBe(true)
+    expect(await rows(gone.id)).toEqual([])
+  })
+})
