@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * Measures both performance corpora (test/fixtures/perf-corpus: PAGES and UNSEEN_PAGES) with real
+ * Measures the performance corpora (test/fixtures/perf-corpus: PAGES, UNSEEN_PAGES, HOLDOUT2_PAGES) with real
  * Lighthouse through the lab mode itself (dist/lab: one warm Chromium, a fresh context per run, at
  * --lab-concurrency 1), three runs a page, one round over every page at a time, and writes the
  * medians to test/fixtures/perf-corpus/lab-medians.json so tests and bench/perf-vs-lighthouse.js
@@ -19,6 +19,7 @@ import { performance } from 'node:perf_hooks'
 import { clearInterval, setInterval } from 'node:timers'
 import { Lab } from '../dist/lab/index.js'
 import { PAGES, startCorpus } from '../test/fixtures/perf-corpus/corpus.js'
+import { HOLDOUT2_PAGES } from '../test/fixtures/perf-corpus/holdout2.js'
 import { UNSEEN_PAGES } from '../test/fixtures/perf-corpus/unseen.js'
 
 const OUT = new URL('../test/fixtures/perf-corpus/lab-medians.json', import.meta.url)
@@ -103,7 +104,7 @@ export function medians(runs) {
 
 async function main() {
   const args = parseArgs(process.argv.slice(2))
-  const all = [...PAGES, ...UNSEEN_PAGES]
+  const all = [...PAGES, ...UNSEEN_PAGES, ...HOLDOUT2_PAGES]
   const pages = all.filter((p) => !args.only || args.only.includes(p.name))
   /** @type {Record<string, any[]>} */
   const results = existsSync(args.cache) ? JSON.parse(await readFile(args.cache, 'utf8')) : {}
@@ -151,7 +152,7 @@ async function main() {
   }
   const out = {
     about:
-      "Lighthouse medians of test/fixtures/perf-corpus (PAGES and UNSEEN_PAGES), measured through the lab mode (bench/perf-lab-corpus.js): mobile, simulated throttling, performance only, 3 runs a page, concurrency 1. `score`/`metrics`: the median run by score; `metricMedians`: each metric's own median.",
+      "Lighthouse medians of test/fixtures/perf-corpus (PAGES, UNSEEN_PAGES and HOLDOUT2_PAGES), measured through the lab mode (bench/perf-lab-corpus.js): mobile, simulated throttling, performance only, 3 runs a page, concurrency 1. `score`/`metrics`: the median run by score; `metricMedians`: each metric's own median.",
     lighthouseVersion: version,
     measuredAt: new Date().toISOString().slice(0, 10),
     pages: Object.fromEntries(
@@ -161,7 +162,13 @@ async function main() {
     ),
   }
   const previous = existsSync(OUT) ? JSON.parse(await readFile(OUT, 'utf8')) : null
-  if (previous) out.pages = { ...previous.pages, ...out.pages }
+  if (previous) {
+    // pages measured now replace their old medians, the others keep theirs (and their date)
+    const now = Object.keys(out.pages)
+    out.pages = { ...previous.pages, ...out.pages }
+    if (args.only && previous.measuredAt && !previous.measuredAt.includes(out.measuredAt))
+      out.measuredAt = `${previous.measuredAt}; ${now.length} pages on ${out.measuredAt}`
+  }
   await writeFile(OUT, `${JSON.stringify(out, null, 1)}\n`)
   if (durations.length > 0)
     process.stdout.write(
