@@ -16,6 +16,7 @@
  */
 import { Parser } from 'htmlparser2'
 import type { PageImage, PageInfo, PageScript, PageStylesheet } from './types.js'
+import { busyLoopIterations, insertedHeightPx } from './script-scan.js'
 
 export interface ReadPageOptions {
   /** The document went on past what was kept (the cap) or was cut short. */
@@ -158,10 +159,7 @@ export function readPage(html: string, documentUrl: string, opts: ReadPageOption
           const bytes = Buffer.byteLength(text)
           if (kind === 'script') {
             const script = rawScripts.at(-1)
-            if (script && script.src === null) {
-              script.inlineBytes = bytes
-              if (insertsLate(text)) script.insertsLate = true
-            }
+            if (script && script.src === null) Object.assign(script, inlineScriptFacts(text, bytes))
           } else {
             rawStyles.push({ bytes, inHead: !inBody, css: text })
           }
@@ -359,13 +357,30 @@ export function cssImports(css: string): string[] {
   return imports
 }
 
-/** Timers and promises: code that runs after the first paint. */
-const LATER = /\b(setTimeout|setInterval|requestIdleCallback)\s*\(|\.then\s*\(|\bawait\s/
+/**
+ * Timers, promises and the load event: code that runs after the first paint (a page's first paint
+ * comes before its load event whenever anything is still loading).
+ */
+const LATER =
+  /\b(setTimeout|setInterval|requestIdleCallback)\s*\(|\.then\s*\(|\bawait\s|addEventListener\s*\(\s*['"]load['"]|\bonload\s*=/
 /** DOM calls that put new content before or at the top of existing content. */
 const INSERTS_ABOVE =
   /\.(insertBefore|prepend|before)\s*\(|\.insertAdjacent(HTML|Element|Text)\s*\(\s*['"](beforebegin|afterbegin)['"]/i
 
-/** An inline script that inserts content above what is shown, after a timer or a network answer. */
+/** What an inline script's text shows: its size, whether it inserts content late (and how tall), its long loops. */
+function inlineScriptFacts(text: string, bytes: number): Partial<PageScript> {
+  const facts: Partial<PageScript> = { inlineBytes: bytes }
+  if (insertsLate(text)) {
+    facts.insertsLate = true
+    const px = insertedHeightPx(text)
+    if (px !== null) facts.insertPx = px
+  }
+  const loops = busyLoopIterations(text)
+  if (loops > 0) facts.busyLoopIterations = loops
+  return facts
+}
+
+/** An inline script that inserts content above what is shown, after a timer, a network answer or the load event. */
 function insertsLate(code: string): boolean {
   const head = code.slice(0, 64 * 1024)
   return LATER.test(head) && INSERTS_ABOVE.test(head)

@@ -38,10 +38,15 @@ export interface PageScript {
   /** Bytes of an inline script's code (0 for external ones). */
   inlineBytes: number
   /**
-   * An inline script that puts elements above existing content after a timer or a network answer
-   * (setTimeout, a promise's then): content that arrives after the first paint and moves the page.
+   * An inline script that puts elements above existing content after a timer, a network answer or
+   * the load event (setTimeout, a promise's then, addEventListener('load')): content that arrives
+   * after the first paint and moves the page.
    */
   insertsLate?: boolean
+  /** An inserting script's tallest block height set in CSS px (script-scan.ts), when it names one. */
+  insertPx?: number
+  /** Inline scripts: turns of the long counted loops its text holds (script-scan.ts), when any. */
+  busyLoopIterations?: number
   integrity: string | null
   crossorigin: string | null
   async: boolean

@@ -57,6 +57,12 @@ export const CPU_COST = {
   firstLayoutMs: 6,
   /** Decoding and painting an image, per 100 KB (of transfer bytes). */
   imageDecodeMsPer100KB: 2,
+  /**
+   * One turn of a long counted loop a script's text shows (page/script-scan.ts), ns: a loop body
+   * of a few arithmetic operations runs some 10^8 turns a second in V8 on a desktop. Set from the
+   * tuning pages measured through the lab (Lighthouse 12.8, CPU 4x: 40-80 M turns cost 1-4 s).
+   */
+  loopNsPerTurn: 10,
   /** Lighthouse counts the part of every main-thread task above 50 ms as blocking (TBT). */
   longTaskMs: 50,
 } as const
@@ -93,13 +99,20 @@ export const GATHER_BOUNDS = {
  * inline script that inserts content at the top after a timer or a network answer moves
  * everything. Set from the tuning part of the corpus measured through the lab (Lighthouse 12.8:
  * one such image 0.25-0.26, three 0.55; a 60-600 px block inserted late 0.08-0.70, 0.36 for
- * 300 px), never from single pages; the size of an inserted block cannot be read, so a typical
- * one is assumed.
+ * 300 px), never from single pages. When the inserting script sets the block's height in px,
+ * the shift follows from it (viewportPx); else a typical block is assumed.
  */
 export const LAYOUT_SHIFT = {
   firstUnsizedImage: 0.25,
   eachFurtherUnsizedImage: 0.15,
+  /** A block inserted late whose height the script does not name. */
   lateInsert: 0.25,
+  /**
+   * A block of known height h inserted at the top moves everything under it by h: the layout
+   * shift score is impact fraction × distance fraction, the whole viewport moved (impact 1) by
+   * h over the viewport's larger side (Lighthouse's mobile screen: 412 × 823 CSS px).
+   */
+  viewportPx: 823,
   /** Beyond this the metric's score is 0 anyway. */
   max: 1,
 } as const

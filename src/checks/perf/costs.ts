@@ -96,8 +96,15 @@ const REMEDIES: Remedy[] = [
   },
   {
     kind: 'scripts',
-    applies: (l) => nonEmpty(l.resources.filter((r) => r.fetched && r.kind === 'script')),
-    fix: (l) => withResources(l, (r) => (r.kind === 'script' ? { ...r, decodedBytes: 0 } : r)),
+    applies: (l) =>
+      nonEmpty(l.resources.filter((r) => r.fetched && r.kind === 'script')) ??
+      ((l.busyInlineScripts ?? []).length > 0 ? [] : null),
+    fix: (l) => ({
+      ...withResources(l, (r) =>
+        r.kind === 'script' ? { ...r, decodedBytes: 0, busyLoopIterations: 0 } : r,
+      ),
+      busyInlineScripts: [],
+    }),
   },
   {
     kind: 'layout-shift',
@@ -109,6 +116,7 @@ const REMEDIES: Remedy[] = [
     fix: (l) => ({
       ...withResources(l, (r) => (r.unsized ? { ...r, unsized: false } : r)),
       lateInserts: 0,
+      lateInsertPx: [],
     }),
   },
   {

@@ -9,11 +9,12 @@
  *   the layout-based estimate); with no browser the observed part is the real time the document
  *   and its blocking resources took, the layout part the mean of FCP and LCP.
  * - Total blocking time: what cannot be measured without running scripts. Estimated from script
- *   bytes (CPU_COST, slowed 4×): every script task that runs after FCP blocks for its part above
- *   50 ms. Scripts that loop or fetch more are invisible to it.
+ *   bytes and the long counted loops a static read of their text shows (CPU_COST, slowed 4×):
+ *   every script task that runs after FCP blocks for its part above 50 ms. Loops bounded by
+ *   variables, work in callbacks and code fetched later stay invisible to it.
  * - Cumulative layout shift: the risks the document shows (layoutShift below): first-screen images
- *   without width and height, inline scripts that insert content at the top after a timer or a
- *   network answer. Shifts made by external scripts cannot be seen without a browser; 0 when the
+ *   without width and height, inline scripts that insert content at the top after a timer, a
+ *   network answer or the load event (by the height they set, when they set one). Shifts made by external scripts cannot be seen without a browser; 0 when the
  *   document shows none, as Lighthouse measures on most static pages.
  */
 import { logNormalScore } from '../lognormal.js'
@@ -76,8 +77,20 @@ export function layoutShift(load: PageLoad): number {
   const unsized = load.resources.filter((r) => r.kind === 'image' && r.firstScreen && r.unsized).length
   const images =
     unsized > 0 ? LAYOUT_SHIFT.firstUnsizedImage + (unsized - 1) * LAYOUT_SHIFT.eachFurtherUnsizedImage : 0
-  const inserts = (load.lateInserts ?? 0) > 0 ? LAYOUT_SHIFT.lateInsert : 0
-  return Math.round(Math.min(LAYOUT_SHIFT.max, images + inserts) * 1000) / 1000
+  return Math.round(Math.min(LAYOUT_SHIFT.max, images + insertShift(load)) * 1000) / 1000
+}
+
+/** The shift of blocks inserted at the top after the first paint: their height over the screen's. */
+function insertShift(load: PageLoad): number {
+  const count = load.lateInserts ?? 0
+  if (count === 0) return 0
+  const heights = load.lateInsertPx ?? []
+  let shift = 0
+  for (let k = 0; k < count; k++) {
+    const px = heights[k]
+    shift += px == null ? LAYOUT_SHIFT.lateInsert : Math.min(1, px / LAYOUT_SHIFT.viewportPx)
+  }
+  return shift
 }
 
 export function scoreMetrics(m: MetricEstimate): Record<MetricName, number> {

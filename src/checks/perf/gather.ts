@@ -15,6 +15,7 @@ import { request } from 'undici'
 import { meterBody } from '../body-meter.js'
 import { assertTargetAllowed, parseTargetUrl } from '../guard.js'
 import type { GuardedAgent } from '../http-agent.js'
+import { busyLoopIterations, SCAN_BYTES } from '../page/script-scan.js'
 import type { PageInfo } from '../page/types.js'
 import { GATHER_BOUNDS } from './constants.js'
 import { cssImports, fontFaces } from './css.js'
@@ -175,7 +176,8 @@ async function fetchOne(
         r.realMs = round(headersAt - start)
         return null
       }
-      const keep = r.kind === 'stylesheet' ? GATHER_BOUNDS.maxCssBytes : 0
+      // a script's text is read for long counted loops (script-scan.ts), then dropped
+      const keep = r.kind === 'stylesheet' ? GATHER_BOUNDS.maxCssBytes : r.kind === 'script' ? SCAN_BYTES : 0
       const count = await meterBody(
         res.body,
         r.contentEncoding,
@@ -194,6 +196,10 @@ async function fetchOne(
         r.size = 'content-length'
       }
       if (count.interruption && signal.aborted) r.error = 'cut short by the time bound; size is a lower bound'
+      if (r.kind === 'script' && res.statusCode < 300) {
+        const loops = busyLoopIterations(count.retained.toString('utf8'))
+        if (loops > 0) r.busyLoopIterations = loops
+      }
       return r.kind === 'stylesheet' && res.statusCode < 300 ? count.retained.toString('utf8') : null
     }
   } catch (err) {

@@ -28,8 +28,15 @@ export interface PageLoad {
   }
   /** Round trip of the real link (the TCP connect time), taken out of every measured server wait. */
   realRttMs?: number
-  /** Inline scripts that insert content above what is shown after a timer or a network answer. */
+  /** Inline scripts that insert content above what is shown after a timer, a network answer or load. */
   lateInserts?: number
+  /** The height (CSS px) each of those scripts gives what it inserts, null when it names none. */
+  lateInsertPx?: (number | null)[]
+  /**
+   * Inline scripts whose text shows long counted loops (page/script-scan.ts): classic ones run
+   * where they stand, before the first paint; module ones after parsing.
+   */
+  busyInlineScripts?: { module: boolean; iterations: number }[]
   resources: CriticalResource[]
 }
 
@@ -113,7 +120,7 @@ export function buildGraph(load: PageLoad, link = SIMULATED_MOBILE): PageGraph {
       if (r.renderBlocking) blockingCss.push(rid(i))
     }
   }
-  addScriptRuns(fetched, cpu, link, blockingCss, {
+  addScriptRuns(fetched, load.busyInlineScripts ?? [], cpu, link, blockingCss, {
     blocking: blockingScripts,
     nonBlocking: nonBlockingScriptTasks,
   })
@@ -288,12 +295,26 @@ function addImages(
   }
 }
 
+/** A script's main-thread time on the simulated CPU: its code's size, and the long loops it shows. */
+function scriptCost(decodedBytes: number, loops: number, link: typeof SIMULATED_MOBILE): number {
+  const ms =
+    CPU_COST.scriptBaseMs +
+    (decodedBytes / 1000) * CPU_COST.scriptMsPerKB +
+    (loops * CPU_COST.loopNsPerTurn) / 1e6
+  return ms * link.cpuSlowdown
+}
+
 /**
  * Each script's run on the main thread: a classic script once it is in and every stylesheet before
- * it has applied (render-blocking in the head), deferred and async ones after parsing.
+ * it has applied (render-blocking in the head), deferred and async ones after parsing. Inline
+ * scripts cost what their long loops cost (their bytes are in the document's parse): a classic one
+ * runs where the parser meets it, so the first paint waits for it (measured through the lab: an
+ * inline loop at the end of body held Lighthouse's FCP back by its whole run); a module one is
+ * deferred.
  */
 function addScriptRuns(
   fetched: { r: CriticalResource; i: number }[],
+  inline: NonNullable<PageLoad['busyInlineScripts']>,
   cpu: Cpu,
   link: typeof SIMULATED_MOBILE,
   blockingCss: string[],
@@ -302,7 +323,7 @@ function addScriptRuns(
   const rid = (i: number) => `r${i}`
   for (const { r, i } of fetched) {
     if (r.kind !== 'script') continue
-    const cost = (CPU_COST.scriptBaseMs + (r.decodedBytes / 1000) * CPU_COST.scriptMsPerKB) * link.cpuSlowdown
+    const cost = scriptCost(r.decodedBytes, r.busyLoopIterations ?? 0, link)
     if (r.execution === 'blocking') {
       // a classic script runs once it is in and every stylesheet before it has applied
       const id = `run-${rid(i)}`
@@ -317,4 +338,10 @@ function addScriptRuns(
       out.nonBlocking.add(id)
     }
   }
+  inline.forEach((s, k) => {
+    const id = `inline-${k}`
+    cpu(id, scriptCost(0, s.iterations, link), ['parse', ...blockingCss], 'script')
+    if (s.module) out.nonBlocking.add(id)
+    else out.blocking.push(id)
+  })
 }

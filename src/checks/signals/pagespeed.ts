@@ -15,6 +15,7 @@
 import { STATUS_CODES } from 'node:http'
 import { estimate, METRIC_WEIGHTS, SIMULATED_MOBILE, type PageLoad } from '../perf/index.js'
 import { rankCosts, SERVER_TARGET_MS, type Cost } from '../perf/costs.js'
+import type { CriticalResource } from '../perf/types.js'
 import { PAGESPEED } from '../thresholds.js'
 import type { Finding, ProbeResult, Signal } from '../types.js'
 import { withLab } from './pagespeed-lab.js'
@@ -137,6 +138,10 @@ export function pageLoadOf(probe: ProbeResult): PageLoad {
     resources: probe.critical?.resources ?? [],
     ...(probe.timings.connectMs !== null ? { realRttMs: probe.timings.connectMs } : {}),
     lateInserts: probe.page?.scripts.filter((s) => s.insertsLate).length ?? 0,
+    lateInsertPx: (probe.page?.scripts ?? []).filter((s) => s.insertsLate).map((s) => s.insertPx ?? null),
+    busyInlineScripts: (probe.page?.scripts ?? [])
+      .filter((s) => s.src === null && (s.busyLoopIterations ?? 0) > 0)
+      .map((s) => ({ module: s.module, iterations: s.busyLoopIterations ?? 0 })),
   }
 }
 
@@ -180,7 +185,14 @@ function describe(cost: Cost, probe: ProbeResult, compressedBytes: number | null
         .slice(0, 3)
         .map((r) => `${excerpt(fileName(r.url))} ${fmtBytes(r.decodedBytes)}`)
         .join(', ')
-      return `Scripts (${fmtBytes(code.reduce((sum, r) => sum + r.decodedBytes, 0))} of code: ${named}${code.length > 3 ? ', …' : ''}) keep a phone's main thread busy; ship less JavaScript or split it`
+      const loops = loopTurns(probe, cost.resources)
+      const what =
+        code.length > 0
+          ? `Scripts (${fmtBytes(code.reduce((sum, r) => sum + r.decodedBytes, 0))} of code: ${named}${code.length > 3 ? ', …' : ''})`
+          : 'Inline scripts'
+      return loops > 0
+        ? `${what} run long loops (about ${fmtTurns(loops)} turns, read from their code) and keep a phone's main thread busy; break the work up or move it off the main thread`
+        : `${what} keep a phone's main thread busy; ship less JavaScript or split it`
     }
     case 'layout-shift': {
       const images = cost.resources.length
@@ -202,6 +214,18 @@ function describe(cost: Cost, probe: ProbeResult, compressedBytes: number | null
       return `The HTML document is ${fmtBytes(res.bodyBytesWire)} on the wire; move inline data, styles and scripts out of it`
   }
 }
+
+/** Turns of the long counted loops the page's scripts show, external and inline. */
+function loopTurns(probe: ProbeResult, scripts: CriticalResource[]): number {
+  const inline = (probe.page?.scripts ?? []).filter((s) => s.src === null)
+  return (
+    scripts.reduce((sum, r) => sum + (r.busyLoopIterations ?? 0), 0) +
+    inline.reduce((sum, s) => sum + (s.busyLoopIterations ?? 0), 0)
+  )
+}
+
+const fmtTurns = (n: number) =>
+  n >= 1e9 ? `${(n / 1e9).toFixed(1)} billion` : `${Math.round(n / 1e6)} million`
 
 function fileName(url: string): string {
   try {

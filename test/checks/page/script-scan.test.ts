@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest'
+import { busyLoopIterations, insertedHeightPx } from '../../../src/checks/page/script-scan.js'
+
+describe('busyLoopIterations: long counted loops a static read can see', () => {
+  it('reads a for loop bounded by a literal, in any notation', () => {
+    expect(busyLoopIterations('for (var i = 0; i < 40000000; i++) { s += i }')).toBe(40_000_000)
+    expect(busyLoopIterations('for (let j=0;j<=5e7;j++){}')).toBe(5e7)
+    expect(busyLoopIterations('for (let k = 0; k < 2_000_000; k += 1) work()')).toBe(2_000_000)
+  })
+
+  it('reads a while loop bounded by a literal, and adds up several loops', () => {
+    expect(busyLoopIterations('while (n < 300000) n++; for (;i < 700000;) i++')).toBe(1_000_000)
+  })
+
+  it('ignores short loops (ordinary code, already in the per-byte cost) and loops bounded by a variable', () => {
+    expect(busyLoopIterations('for (var i = 0; i < 8; i++) {}')).toBe(0)
+    expect(busyLoopIterations('for (var i = 0; i < items.length; i++) {}')).toBe(0)
+    expect(busyLoopIterations('for (const x of list) {}')).toBe(0)
+  })
+})
+
+describe('insertedHeightPx', () => {
+  it('takes the tallest px height the script sets', () => {
+    expect(insertedHeightPx("d.style.height = '300px'; e.style.height='40px'")).toBe(300)
+    expect(insertedHeightPx('el.innerHTML = \'<div style="height: 450px">ad</div>\'')).toBe(450)
+  })
+  it('is null when the script names no height', () => {
+    expect(insertedHeightPx('document.body.prepend(banner)')).toBeNull()
+    expect(insertedHeightPx("d.style.height = '50%'")).toBeNull()
+  })
+})
