@@ -151,7 +151,8 @@ export function registerMonitorTools(
       title: 'Create a website monitor',
       description:
         'Starts watching a URL on a schedule and alerting on changes (down, back up, degraded, certificate ' +
-        'expiring or invalid, score below min_score, a security header removed). COST: every scheduled run is ' +
+        'expiring or invalid, score below min_score, a security header removed, score or response time ' +
+        'regressed against its own 7 days). COST: every scheduled run is ' +
         'a saved check charged 1 credit (at the default 300 s interval, 288 credits a day); when credits run ' +
         'out the monitor pauses itself. The first run starts at once. Creating the same URL twice makes two ' +
         'monitors, so list first (service_list_monitors). With type "heartbeat" (no url; interval_seconds, ' +

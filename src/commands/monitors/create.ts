@@ -9,7 +9,7 @@ import { parseEvery } from '../../monitors/interval.js'
 
 export default class MonitorsCreate extends ClientCommand<typeof MonitorsCreate> {
   static override summary = 'Watch a URL on a schedule, with alerts.'
-  static override description = `Creates a monitor: the URL is checked every --every (default 5m), each run is a saved check charged 1 credit, and changes (down, up again, degraded, certificate expiring or invalid, score below --min-score, a security header gone, credits exhausted) are sent to the channels given.
+  static override description = `Creates a monitor: the URL is checked every --every (default 5m), each run is a saved check charged 1 credit, and changes (down, up again, degraded, certificate expiring or invalid, score below --min-score, a security header gone, score or response time regressed against its own 7 days, credits exhausted) are sent to the channels given.
 
 A --webhook channel's signing secret is printed once, now; keep it to verify X-Sitehealth-Signature.
 
