@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * What the performance estimate adds to a check, per page of both corpora (test/fixtures/perf-corpus):
+ * What the performance estimate adds to a check, per page of the corpora (test/fixtures/perf-corpus):
  * the subresource gather (its wall time, details.subresources.elapsedMs: the requests the document
  * alone would not need) plus judging the signals (the simulation and its cost ranking, which
  * simulates the page again once per cause; the other signals' judging is a few string operations).
@@ -15,6 +15,7 @@ import { probe } from '../dist/checks/index.js'
 import { evaluate } from '../dist/checks/evaluate.js'
 import { parseTargetUrl } from '../dist/checks/guard.js'
 import { PAGES, startCorpus } from '../test/fixtures/perf-corpus/corpus.js'
+import { HOLDOUT2_PAGES } from '../test/fixtures/perf-corpus/holdout2.js'
 import { UNSEEN_PAGES } from '../test/fixtures/perf-corpus/unseen.js'
 
 const rounds = Number(process.argv[process.argv.indexOf('--rounds') + 1] || 3) || 3
@@ -23,7 +24,7 @@ const pct = (xs, p) => {
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]
 }
 
-const pages = [...PAGES, ...UNSEEN_PAGES]
+const pages = [...PAGES, ...UNSEEN_PAGES, ...HOLDOUT2_PAGES]
 const corpus = await startCorpus({ pages })
 const gather = []
 const judge = []

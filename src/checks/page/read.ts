@@ -84,6 +84,7 @@ export function readPage(html: string, documentUrl: string, opts: ReadPageOption
   // the raw-text element being read (script/style): its text arrives in chunks
   let rawText: { kind: 'script' | 'style'; text: string; record: boolean } | null = null
   const noText: string[] = []
+  const mounts = new MountTracker()
 
   const inert = () => open.template > 0 || open.noscript > 0
 
@@ -96,6 +97,7 @@ export function readPage(html: string, documentUrl: string, opts: ReadPageOption
         }
         if (!HEAD_ELEMENTS.has(name)) inBody = true
         if (name === 'body') inBody = true
+        mounts.open(name, attrs)
         if (name in open) open[name]++
         if (NO_TEXT.has(name)) noText.push(name)
         const inHead = !inBody
@@ -146,12 +148,14 @@ export function readPage(html: string, documentUrl: string, opts: ReadPageOption
         // text cannot live in <head>: the browser opens <body> for it
         inBody = true
         textChars += visible.length
+        mounts.text(visible.length)
       },
 
       onclosetag(name) {
         if (open.template > 0 && name !== 'template') return
         if (name in open && open[name] > 0) open[name]--
         if (noText.at(-1) === name) noText.pop()
+        mounts.close(name)
         if (rawText && name === rawText.kind) {
           const { kind, text, record } = rawText
           rawText = null
@@ -171,7 +175,7 @@ export function readPage(html: string, documentUrl: string, opts: ReadPageOption
   parser.write(html)
   parser.end()
 
-  return pageInfo(html, documentUrl, baseHref, opts, {
+  const info = pageInfo(html, documentUrl, baseHref, opts, {
     httpEquiv,
     metaReferrer,
     rawScripts,
@@ -181,6 +185,32 @@ export function readPage(html: string, documentUrl: string, opts: ReadPageOption
     rawHints,
     textChars,
   })
+  return mounts.found ? { ...info, emptyMount: { textCharsAfter: mounts.textAfter } } : info
+}
+
+/** Elements a client-side app renders into. */
+const MOUNT_ELEMENTS = new Set(['div', 'main', 'section', 'article'])
+
+/**
+ * The first empty container with an id in `<body>` (`<div id="app"></div>`: where a script renders
+ * the page), and the visible text the document has after it (what that rendering pushes down).
+ */
+class MountTracker {
+  found = false
+  textAfter = 0
+  private candidate: string | null = null
+
+  open(name: string, attrs: Attrs) {
+    this.candidate = !this.found && MOUNT_ELEMENTS.has(name) && attrs.id ? name : null
+  }
+  text(chars: number) {
+    if (this.found) this.textAfter += chars
+    this.candidate = null
+  }
+  close(name: string) {
+    if (this.candidate === name) this.found = true
+    this.candidate = null
+  }
 }
 
 /** What was read, with every URL resolved against the document's base (unparsable ones dropped). */

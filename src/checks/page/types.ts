@@ -30,6 +30,11 @@ export interface PageInfo {
   hints: { rel: string; href: string; as: string | null; type: string | null; crossorigin: string | null }[]
   /** Characters of visible text in `<body>` (scripts, styles and templates excluded). */
   textChars: number
+  /**
+   * The first empty container with an id (`<div id="app"></div>`), where a client-side app renders
+   * its content, and the visible text after it, which that content pushes down when it arrives.
+   */
+  emptyMount?: { textCharsAfter: number }
 }
 
 export interface PageScript {

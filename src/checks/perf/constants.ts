@@ -113,6 +113,14 @@ export const LAYOUT_SHIFT = {
    * h over the viewport's larger side (Lighthouse's mobile screen: 412 × 823 CSS px).
    */
   viewportPx: 823,
+  /**
+   * Text a client-side app's content pushes down (an empty mount element with text after it,
+   * page/read.ts): its height from its characters, at a phone's 16 px text on a 396 px column
+   * (some 55 characters a line, 20 px a line, between a browser's default line height and a
+   * styled 1.5). The shift is that height over the screen's, never more than the screen.
+   */
+  charsPerLine: 55,
+  linePx: 20,
   /** Beyond this the metric's score is 0 anyway. */
   max: 1,
 } as const

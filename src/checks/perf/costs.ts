@@ -110,13 +110,16 @@ const REMEDIES: Remedy[] = [
     kind: 'layout-shift',
     metrics: ['cls'],
     applies: (l) =>
-      (l.lateInserts ?? 0) > 0 || l.resources.some((r) => r.kind === 'image' && r.firstScreen && r.unsized)
+      (l.lateInserts ?? 0) > 0 ||
+      (l.scriptMount?.textCharsAfter ?? 0) > 0 ||
+      l.resources.some((r) => r.kind === 'image' && r.firstScreen && r.unsized)
         ? l.resources.filter((r) => r.kind === 'image' && r.firstScreen && r.unsized)
         : null,
     fix: (l) => ({
       ...withResources(l, (r) => (r.unsized ? { ...r, unsized: false } : r)),
       lateInserts: 0,
       lateInsertPx: [],
+      scriptMount: undefined,
     }),
   },
   {

@@ -14,7 +14,8 @@
  *   variables, work in callbacks and code fetched later stay invisible to it.
  * - Cumulative layout shift: the risks the document shows (layoutShift below): first-screen images
  *   without width and height, inline scripts that insert content at the top after a timer, a
- *   network answer or the load event (by the height they set, when they set one). Shifts made by external scripts cannot be seen without a browser; 0 when the
+ *   network answer or the load event (by the height they set, when they set one), and the text
+ *   after an empty container that a deferred or async script renders into. Shifts made by external scripts cannot be seen without a browser; 0 when the
  *   document shows none, as Lighthouse measures on most static pages.
  */
 import { logNormalScore } from '../lognormal.js'
@@ -77,7 +78,21 @@ export function layoutShift(load: PageLoad): number {
   const unsized = load.resources.filter((r) => r.kind === 'image' && r.firstScreen && r.unsized).length
   const images =
     unsized > 0 ? LAYOUT_SHIFT.firstUnsizedImage + (unsized - 1) * LAYOUT_SHIFT.eachFurtherUnsizedImage : 0
-  return Math.round(Math.min(LAYOUT_SHIFT.max, images + insertShift(load)) * 1000) / 1000
+  const shift = images + insertShift(load) + mountShift(load)
+  return Math.round(Math.min(LAYOUT_SHIFT.max, shift) * 1000) / 1000
+}
+
+/**
+ * Content a non-blocking script renders into an empty container arrives after the first paint and
+ * pushes the text after the container down: that text's height over the screen's (Lighthouse's
+ * mobile screen), the whole of it when it fills the screen. No text after it, no shift.
+ */
+function mountShift(load: PageLoad): number {
+  const chars = load.scriptMount?.textCharsAfter ?? 0
+  const renders = load.resources.some((r) => r.fetched && r.kind === 'script' && r.execution !== 'blocking')
+  if (chars === 0 || !renders) return 0
+  const px = Math.ceil(chars / LAYOUT_SHIFT.charsPerLine) * LAYOUT_SHIFT.linePx
+  return Math.min(1, px / LAYOUT_SHIFT.viewportPx)
 }
 
 /** The shift of blocks inserted at the top after the first paint: their height over the screen's. */

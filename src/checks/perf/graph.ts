@@ -37,6 +37,8 @@ export interface PageLoad {
    * where they stand, before the first paint; module ones after parsing.
    */
   busyInlineScripts?: { module: boolean; iterations: number }[]
+  /** An empty container with an id that scripts render into, and the visible text after it (page/read.ts). */
+  scriptMount?: { textCharsAfter: number }
   resources: CriticalResource[]
 }
 

@@ -139,6 +139,7 @@ export function pageLoadOf(probe: ProbeResult): PageLoad {
     ...(probe.timings.connectMs !== null ? { realRttMs: probe.timings.connectMs } : {}),
     lateInserts: probe.page?.scripts.filter((s) => s.insertsLate).length ?? 0,
     lateInsertPx: (probe.page?.scripts ?? []).filter((s) => s.insertsLate).map((s) => s.insertPx ?? null),
+    ...(probe.page?.emptyMount ? { scriptMount: probe.page.emptyMount } : {}),
     busyInlineScripts: (probe.page?.scripts ?? [])
       .filter((s) => s.src === null && (s.busyLoopIterations ?? 0) > 0)
       .map((s) => ({ module: s.module, iterations: s.busyLoopIterations ?? 0 })),
@@ -200,6 +201,9 @@ function describe(cost: Cost, probe: ProbeResult, compressedBytes: number | null
         images > 0 ? `${plural(images, 'first-screen image')} without width and height` : null,
         (probe.page?.scripts.some((s) => s.insertsLate) ?? false)
           ? 'an inline script that inserts content at the top after the page has painted'
+          : null,
+        (probe.page?.emptyMount?.textCharsAfter ?? 0) > 0
+          ? 'content scripts render into an empty container above the text'
           : null,
       ].filter(Boolean)
       return `Likely layout shift: ${parts.join(' and ')} ${parts.length > 1 || images > 1 ? 'move' : 'moves'} the page as it loads; set width and height, reserve space for late content`

@@ -309,3 +309,25 @@ describe('decoding', () => {
     expect(isHtml(null)).toBe(false)
   })
 })
+
+describe('what scripts do to the page (for the performance estimate)', () => {
+  it('finds the empty container a client-side app renders into, and the text after it', () => {
+    const page = read(
+      '<body><h1>Shop</h1><div id="app"></div><p>Twelve chars</p><script src="/a.js" defer></script>',
+    )
+    expect(page.emptyMount).toEqual({ textCharsAfter: 12 })
+  })
+
+  it('a container with content, or without an id, is no mount', () => {
+    expect(read('<body><div id="app"><p>ready</p></div><p>more</p>').emptyMount).toBeUndefined()
+    expect(read('<body><div></div><p>more</p>').emptyMount).toBeUndefined()
+  })
+
+  it('reads an inline script that inserts a block on load, its height, and its long loops', () => {
+    const page = read(
+      "<body><p>x</p><script>addEventListener('load', function () { var d = document.createElement('div'); d.style.height = '300px'; document.body.insertBefore(d, document.body.firstChild) })</script><script>for (var i = 0; i < 8e7; i++) {}</script>",
+    )
+    expect(page.scripts[0]).toMatchObject({ insertsLate: true, insertPx: 300 })
+    expect(page.scripts[1].busyLoopIterations).toBe(8e7)
+  })
+})

@@ -102,6 +102,18 @@ describe('the estimate on pages it was not built on', () => {
   })
 })
 
+describe('content scripts render into the page', () => {
+  it('a client-rendered app pushes the text after its empty mount down (was CLS 0 and 93; Lighthouse 0.21, 89)', async () => {
+    const m = await metrics('u-js-spa-300k')
+    expect(m.cls).toBeGreaterThanOrEqual(0.1)
+    expect(m.cls).toBeLessThan(0.4)
+    await sameBand('u-js-spa-300k')
+    expect(JSON.stringify((await check('u-js-spa-300k')).signals.pagespeed.findings)).toMatch(
+      /empty container/,
+    )
+  })
+})
+
 describe('main-thread work a static read of the scripts shows (long counted loops)', () => {
   it('a small deferred script that loops 40 M times blocks the main thread (was TBT 0 and 100)', async () => {
     const m = (await metrics('u-js-spin-small')) as { tbt?: number }
