@@ -22,6 +22,7 @@ import {
   seeOther,
   verifyCsrf,
 } from './http.js'
+import type { DashboardMaintenance } from './maintenance-port.js'
 import type { DashboardMonitors } from './monitors-port.js'
 import type { DashboardStatusPages } from './status-pages-port.js'
 import { messagePage } from './pages/auth.js'
@@ -39,6 +40,8 @@ export interface DashboardDeps {
   monitors?: DashboardMonitors
   /** The dashboard's port to status pages, when the store keeps them. */
   statusPages?: DashboardStatusPages
+  /** The dashboard's port to maintenance windows, when the server runs monitors. */
+  maintenance?: DashboardMaintenance
   limiter: RateLimiter
   inFlight: Set<Promise<unknown>>
   failures?: FailureBudget

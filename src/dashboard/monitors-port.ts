@@ -7,8 +7,12 @@ export interface MonitorView {
   id: string
   /** Its ref in a monitors-as-code file (sitehealth.yaml), or null. */
   ref: string | null
+  /** http, or heartbeat (its job calls a push URL). */
+  type: 'http' | 'heartbeat'
   /** null for heartbeat monitors. */
   url: string | null
+  /** Heartbeat monitors: how late a beat may be, seconds; null otherwise. */
+  grace_seconds: number | null
   name: string
   interval_seconds: number
   paused: boolean
@@ -88,6 +92,11 @@ export interface DashboardMonitors {
     userId: string,
     body: { url: string; name?: string; interval_seconds?: number },
   ): Promise<MonitorView>
+  /** A heartbeat monitor; its push token comes back this once (the page shows the push URL once). */
+  createHeartbeat(
+    userId: string,
+    body: { name: string; interval_seconds: number; grace_seconds: number },
+  ): Promise<{ monitor: MonitorView; push_token: string }>
   /** Undefined for an unknown id and for another user's monitor alike. */
   get(userId: string, id: string): Promise<MonitorView | undefined>
   setPaused(userId: string, id: string, paused: boolean): Promise<MonitorView | undefined>

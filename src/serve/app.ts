@@ -10,6 +10,7 @@ import { createApp, type App, type Mount } from '../server/app.js'
 import type { ServerOptions } from '../server/context.js'
 import { StatusPageService, statusPageRoutes, type UptimePort } from '../status-pages/index.js'
 import { dashboardMonitors } from './dashboard-port.js'
+import { dashboardMaintenance } from './maintenance-port.js'
 import { dashboardStatusPages } from './status-pages-port.js'
 import { rollupUptime } from './uptime-port.js'
 
@@ -27,10 +28,20 @@ export function composeApp(o: ComposeOptions): App {
   const monitors = o.dashboardMonitors ?? monitorsPort(opts.monitoring)
   const accounts = opts.accounts
   const statusPages = statusPagesPort(opts)
+  const maintenance = opts.monitoring && dashboardMaintenance(opts.monitoring.service.maintenance)
   const mounts: Mount[] = accounts
     ? [
         ({ limiter, inFlight, failures }) =>
-          dashboardRoutes({ opts, accounts, monitors, statusPages, limiter, inFlight, failures }),
+          dashboardRoutes({
+            opts,
+            accounts,
+            monitors,
+            statusPages,
+            maintenance,
+            limiter,
+            inFlight,
+            failures,
+          }),
       ]
     : []
   mounts.push(({ limiter }) => statusPageRoutes(opts, limiter, uptime))

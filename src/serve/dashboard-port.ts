@@ -58,6 +58,11 @@ export function dashboardMonitors(service: MonitorService): DashboardMonitors {
         throw err
       }
     },
+    async createHeartbeat(userId, body) {
+      const parsed = valid(MonitorCreate, { type: 'heartbeat', ...body })
+      const { monitor, pushToken } = await rejecting(() => service.create(userId, parsed))
+      return { monitor: viewOf(monitor), push_token: pushToken! }
+    },
     async get(userId, id) {
       const m = await mine(userId, id)
       if (!m) return undefined
@@ -180,7 +185,8 @@ function editPatch(edit: MonitorEdit): MonitorPatch {
   })
   return valid(MonitorPatch, {
     name: edit.name,
-    url: edit.url,
+    // a heartbeat monitor's form has no URL
+    ...(edit.url ? { url: edit.url } : {}),
     interval_seconds: edit.interval_seconds,
     alerts: { down_after: edit.down_after, min_score: edit.min_score },
     assertions,

@@ -17,6 +17,7 @@ const NAV: Array<[string, string]> = [
   ['/', 'Overview'],
   ['/checks', 'Checks'],
   ['/monitors', 'Monitors'],
+  ['/maintenance', 'Maintenance'],
   ['/status-pages', 'Status pages'],
   ['/keys', 'API keys'],
   ['/account', 'Account'],

@@ -11,7 +11,7 @@ function Settings({ ctx, m, values }: { ctx: PageContext; m: MonitorView; values
   return html`<form class="stack" method="post" action=${`/monitors/${m.id}/edit`}>
     <${CsrfField} token=${ctx.csrf} />
     <label>Name <input type="text" name="name" required maxlength="100" value=${values.name} /></label>
-    <label>URL <input type="url" name="url" required value=${values.url} /></label>
+    ${m.type === 'heartbeat' ? null : html`<label>URL <input type="url" name="url" required value=${values.url} /></label>`}
     <label
       >How often
       <select name="interval_seconds">

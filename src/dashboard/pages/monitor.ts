@@ -69,8 +69,40 @@ function LastRun({ run }: { run: MonitorRunView | undefined }) {
   </p>`
 }
 
+const minutes = (seconds: number) => (seconds % 60 === 0 ? `${seconds / 60} min` : `${seconds} s`)
+
 const schedule = (m: MonitorView) =>
-  `every ${Math.round(m.interval_seconds / 60)} min; ${m.paused ? 'paused' : `next ${fmtMinute(m.next_run_at)}`}`
+  m.type === 'heartbeat'
+    ? `a beat every ${minutes(m.interval_seconds)}, ${minutes(m.grace_seconds ?? 0)} grace; ${m.paused ? 'paused' : `due by ${fmtMinute(m.next_run_at)}`}`
+    : `every ${Math.round(m.interval_seconds / 60)} min; ${m.paused ? 'paused' : `next ${fmtMinute(m.next_run_at)}`}`
+
+/** A heartbeat's newest beat among the runs shown. */
+function LastBeat({ runs }: { runs: MonitorRunView[] }) {
+  const beat = runs.find((r) => r.outcome === 'beat')
+  if (beat) return html`<p><span class="badge st-up">beat</span> ${fmtMinute(beat.started_at)}</p>`
+  return html`<p>${runs.length === 0 ? 'No beat yet.' : `None in the last ${runs.length} runs.`}</p>`
+}
+
+/** Where a heartbeat's job calls: the push URL itself once, at creation; afterwards only its shape. */
+function PushUrl({ m, pushUrl, pushBase }: { m: MonitorView; pushUrl?: string; pushBase?: string }) {
+  if (m.type !== 'heartbeat') return null
+  if (pushUrl)
+    return html`<div class="notice" role="status">
+      <p>
+        <label for="push-url">Push URL, shown this once: copy it into your job now.</label>
+        <input id="push-url" class="secret" type="text" readonly value=${pushUrl} />
+      </p>
+      <p>
+        The job calls it with GET or POST after each run (<code>curl -fsS URL</code>); add
+        <code>${'?status=down&msg=…'}</code> to report a failure. It needs no key: keep it secret.
+      </p>
+    </div>`
+  return html`<p class="muted">
+    Your job calls its push URL, <code>${pushBase ?? ''}/api/push/hb_${m.id.replace(/-/g, '')}…</code>, with GET or POST
+    (<code>${'?status=down&msg=…'}</code> reports a failure). The full URL was shown once, when the monitor was
+    created; for a new one, delete the monitor and create it again.
+  </p>`
+}
 
 function Actions({ ctx, m }: { ctx: PageContext; m: MonitorView }) {
   return html`<div class="row">
@@ -78,10 +110,14 @@ function Actions({ ctx, m }: { ctx: PageContext; m: MonitorView }) {
       <${CsrfField} token=${ctx.csrf} />
       <button type="submit" class="secondary">${m.paused ? 'Resume' : 'Pause'}</button>
     </form>
-    <form method="post" action=${`/monitors/${m.id}/run`}>
-      <${CsrfField} token=${ctx.csrf} />
-      <button type="submit" class="secondary">Run now</button>
-    </form>
+    ${
+      m.type === 'heartbeat'
+        ? null
+        : html`<form method="post" action=${`/monitors/${m.id}/run`}>
+            <${CsrfField} token=${ctx.csrf} />
+            <button type="submit" class="secondary">Run now</button>
+          </form>`
+    }
     <a class="button secondary" href=${`/monitors/${m.id}/edit`}>Edit</a>
     <a class="button secondary" href=${`/monitors/${m.id}/delete`}>Delete</a>
   </div>`
@@ -191,6 +227,10 @@ export function monitorPage(
     error?: string
     now?: number
     maintenance?: MaintenanceView[]
+    /** A new heartbeat monitor's push URL, shown on this one answer. */
+    pushUrl?: string
+    /** The server's public address, for the push URL's shape. */
+    pushBase?: string
   } = {},
 ) {
   const now = o.now ?? Date.now()
@@ -209,6 +249,7 @@ export function monitorPage(
             </p>`
           : null
       }
+      <${PushUrl} m=${m} pushUrl=${o.pushUrl} pushBase=${o.pushBase} />
       <div data-live>
         <div class="cards">
           <section class="card" aria-labelledby="state-h">
@@ -216,10 +257,17 @@ export function monitorPage(
             <p class="big"><${State} state=${m.state} /></p>
             ${stateDetail(m, runs, events, now)}
           </section>
-          <section class="card" aria-labelledby="last-h">
-            <h2 id="last-h">Last run</h2>
-            <${LastRun} run=${runs[0]} />
-          </section>
+          ${
+            m.type === 'heartbeat'
+              ? html`<section class="card" aria-labelledby="last-h">
+                  <h2 id="last-h">Last beat</h2>
+                  <${LastBeat} runs=${runs} />
+                </section>`
+              : html`<section class="card" aria-labelledby="last-h">
+                  <h2 id="last-h">Last run</h2>
+                  <${LastRun} run=${runs[0]} />
+                </section>`
+          }
           <section class="card" aria-labelledby="uptime-h">
             <h2 id="uptime-h">Uptime</h2>
             <${Uptime} m=${m} wide=${true} />

@@ -25,7 +25,14 @@ const responseTime = (m: MonitorListItem) => {
 
 export function monitorsPage(
   ctx: PageContext,
-  o: { monitors: MonitorListItem[] | null; error?: string; url?: string; name?: string },
+  o: {
+    monitors: MonitorListItem[] | null
+    error?: string
+    url?: string
+    name?: string
+    /** The heartbeat form's error and what was typed. */
+    heartbeat?: { error: string; name: string; interval_seconds: number; grace_minutes: string }
+  },
 ) {
   if (o.monitors === null)
     return Page(
@@ -94,7 +101,42 @@ export function monitorsPage(
           </select>
         </label>
         <button type="submit">Create monitor</button>
-      </form>`,
+      </form>
+      <${HeartbeatForm} ctx=${ctx} values=${o.heartbeat} />`,
     { refresh: true },
   )
+}
+
+/** A heartbeat monitor: a job calls its push URL; silence past interval + grace is down. */
+function HeartbeatForm({
+  ctx,
+  values,
+}: {
+  ctx: PageContext
+  values?: { error: string; name: string; interval_seconds: number; grace_minutes: string }
+}) {
+  const every = values?.interval_seconds ?? 86400
+  return html`<h2 id="heartbeat-h">Create a heartbeat monitor</h2>
+    <p>
+      For a cron job or a backup: the job calls the monitor's push URL each time it runs, and no call for
+      the interval plus the grace is down. Beats cost no credits.
+    </p>
+    <${ErrorText} message=${values?.error} id="heartbeat-error" />
+    <form class="row" method="post" action="/monitors/heartbeat" aria-labelledby="heartbeat-h">
+      <${CsrfField} token=${ctx.csrf} />
+      <label
+        >Job <input type="text" name="name" required maxlength="100" value=${values?.name ?? ''} placeholder="nightly backup"
+      /></label>
+      <label
+        >Expected
+        <select name="interval_seconds">
+          ${INTERVALS.map(([s, label]) => html`<option value=${s} selected=${s === every}>${label}</option>`)}
+        </select>
+      </label>
+      <label
+        >Grace (minutes)
+        <input type="number" name="grace_minutes" min="0" max="1440" required value=${values?.grace_minutes ?? '5'}
+      /></label>
+      <button type="submit">Create heartbeat monitor</button>
+    </form>`
 }

@@ -12,6 +12,7 @@ import { checkRoutes, homeRoute } from './checks.js'
 import { deviceRoutes } from './device.js'
 import { inviteRoutes } from './invites.js'
 import { keyRoutes } from './keys.js'
+import { maintenanceRoutes } from './maintenance.js'
 import { monitorRoutes } from './monitors.js'
 import { statusPageRoutes } from './status-pages.js'
 
@@ -24,6 +25,7 @@ export function dashboardRoutes(deps: DashboardDeps): Routes {
     ...inviteRoutes(k),
     ...checkRoutes(k),
     ...monitorRoutes(k),
+    ...maintenanceRoutes(k),
     ...statusPageRoutes(k),
     ...keyRoutes(k),
     ...accountRoutes(k),

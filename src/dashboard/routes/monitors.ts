@@ -4,6 +4,7 @@
  */
 import type { H3Event } from 'h3'
 import type { SignedIn } from '../../accounts/service.js'
+import { PUSH_PATH } from '../../contract/monitoring.js'
 import { seeOther } from '../http.js'
 import { field, param, type Kit, type Routes } from '../kit.js'
 import { MonitorRejected, type DashboardMonitors, type MonitorEdit } from '../monitors-port.js'
@@ -31,7 +32,7 @@ type PageOf = (
   s: SignedIn,
   ports: DashboardMonitors,
   id: string,
-  o?: { notice?: string; secret?: string; error?: string },
+  o?: { notice?: string; secret?: string; error?: string; pushUrl?: string },
   status?: number,
 ) => Promise<Response>
 
@@ -69,8 +70,33 @@ export function monitorRoutes(k: Kit): Routes {
       ports.events(s.account.user_id, m.id, 25),
       ports.maintenance(s.account.user_id, m.id),
     ])
-    return k.page(monitorPage(k.ctx(event, s), m, runs, events, { ...o, maintenance }), status)
+    const pushBase = k.deps.opts.publicUrl ?? event.url.origin
+    return k.page(monitorPage(k.ctx(event, s), m, runs, events, { ...o, maintenance, pushBase }), status)
   }
+
+  const heartbeatCreate = k.signedPost(async (event, form, s) => {
+    if (!monitors) return k.notFound(event, s)
+    const name = field(form, 'name').trim()
+    const interval_seconds = Number(field(form, 'interval_seconds'))
+    const grace_minutes = field(form, 'grace_minutes').trim()
+    try {
+      const grace_seconds = grace_minutes === '' ? NaN : Number(grace_minutes) * 60
+      const { monitor, push_token } = await monitors.createHeartbeat(s.account.user_id, {
+        name,
+        interval_seconds,
+        grace_seconds,
+      })
+      // the push URL is shown on this one answer, never again: no redirect to lose it
+      const base = (k.deps.opts.publicUrl ?? event.url.origin).replace(/\/+$/, '')
+      const pushUrl = base + PUSH_PATH.replace(':token', push_token)
+      return pageOf(event, s, monitors, monitor.id, { notice: 'Heartbeat monitor created.', pushUrl })
+    } catch (err) {
+      if (!(err instanceof MonitorRejected)) throw err
+      const list = await monitors.list(s.account.user_id, 50, BAR_RUNS)
+      const heartbeat = { error: err.message, name, interval_seconds, grace_minutes }
+      return k.page(monitorsPage(k.ctx(event, s), { monitors: list, heartbeat }), 400)
+    }
+  })
 
   const monitorOne = k.authed(async (event, s) =>
     monitors ? pageOf(event, s, monitors, param(event, 'id')) : k.notFound(event, s),
@@ -94,6 +120,7 @@ export function monitorRoutes(k: Kit): Routes {
   })
   return {
     '/monitors': { GET: monitorsView, POST: monitorCreate },
+    '/monitors/heartbeat': { POST: heartbeatCreate },
     '/monitors/:id': { GET: monitorOne },
     '/monitors/:id/pause': { POST: monitorPause(true) },
     '/monitors/:id/resume': { POST: monitorPause(false) },

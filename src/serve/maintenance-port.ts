@@ -1,0 +1,97 @@
+/**
+ * The dashboard's door to maintenance windows (its DashboardMaintenance port) over the maintenance
+ * service: the form's wall-clock times read in the chosen IANA time zone, then the contract's
+ * schema and the service's rules, as the API checks them; another user's window is as unknown as a
+ * missing one.
+ */
+import { isTimeZone, MaintenanceCreate } from '../contract/monitoring.js'
+import {
+  MaintenanceRejected,
+  type DashboardMaintenance,
+  type MaintenanceInput,
+} from '../dashboard/maintenance-port.js'
+import { isUuid } from '../monitors/ids.js'
+import {
+  MaintenanceError,
+  maintenanceView,
+  wallToInstant,
+  type MaintenanceService,
+} from '../monitors/maintenance/index.js'
+
+const LOCAL = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::\d{2})?$/
+
+/** A datetime-local value read in the zone, as ISO 8601 UTC; a field name in the error. */
+function instantOf(local: string, tz: string, field: string): string {
+  const m = LOCAL.exec(local.trim())
+  if (!m) throw new MaintenanceRejected(`${field}: give a date and time`)
+  const wall = Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5])
+  return new Date(wallToInstant(wall, tz)).toISOString().replace('.000Z', 'Z')
+}
+
+/** The form as the API's create body. */
+function bodyOf(input: MaintenanceInput): unknown {
+  const base = { name: input.name, monitor_ids: input.monitor_ids }
+  if (input.kind === 'weekly')
+    return {
+      ...base,
+      weekly: {
+        days: input.days,
+        start: input.start,
+        duration_minutes: input.duration_minutes,
+        timezone: input.timezone,
+      },
+    }
+  if (!isTimeZone(input.timezone))
+    throw new MaintenanceRejected(
+      'timezone: Unknown time zone: use an IANA name such as Europe/Berlin or UTC',
+    )
+  return {
+    ...base,
+    starts_at: instantOf(input.starts_local, input.timezone, 'starts_at'),
+    ends_at: instantOf(input.ends_local, input.timezone, 'ends_at'),
+  }
+}
+
+export function dashboardMaintenance(
+  service: MaintenanceService,
+  now: () => number = Date.now,
+): DashboardMaintenance {
+  const mine = async (userId: string, id: string) => {
+    if (!isUuid(id)) return undefined
+    try {
+      return await service.get(userId, id)
+    } catch (err) {
+      if (err instanceof MaintenanceError && err.kind === 'not_found') return undefined
+      throw err
+    }
+  }
+  return {
+    async list(userId) {
+      const t = now()
+      return (await service.list(userId)).map((w) => maintenanceView(w, t))
+    },
+    async get(userId, id) {
+      const w = await mine(userId, id)
+      return w && maintenanceView(w, now())
+    },
+    async create(userId, input) {
+      const parsed = MaintenanceCreate.safeParse(bodyOf(input))
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0]
+        throw new MaintenanceRejected(`${issue.path.map(String).join('.') || 'window'}: ${issue.message}`)
+      }
+      try {
+        return maintenanceView(await service.create(userId, parsed.data), now())
+      } catch (err) {
+        if (err instanceof MaintenanceError)
+          throw new MaintenanceRejected(err.field ? `${err.field}: ${err.message}` : err.message)
+        throw err
+      }
+    },
+    async remove(userId, id) {
+      if (!(await mine(userId, id))) return false
+      await service.remove(userId, id)
+      return true
+    },
+  }
+}

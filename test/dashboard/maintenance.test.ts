@@ -1,0 +1,129 @@
+/**
+ * Heartbeat monitors and maintenance windows in the dashboard, in a browser, in-process (the
+ * ports as `serve` wires them): a heartbeat made with its form shows its push URL once, the URL
+ * records a beat, and the monitor's page then shows the last beat and only the shape of the URL;
+ * maintenance windows are created one-off (times read in the chosen time zone) or weekly, refused
+ * with the field named, shown on the monitor they cover, deleted after a confirmation; another
+ * user's window is 404; axe on each page.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { expectAccessible, haveChromium, noticeIfMissing } from './browser.js'
+import { startDashboard, type Dashboard } from './harness.js'
+
+noticeIfMissing()
+
+describe.runIf(haveChromium || process.env.CI)('heartbeats and maintenance', { timeout: 120_000 }, () => {
+  let d: Dashboard
+  let url: string
+  let signedIn: Dashboard['signedIn']
+
+  beforeAll(async () => {
+    d = await startDashboard(['mo@example.com', 'other@example.com'])
+    ;({ url, signedIn } = d)
+  })
+
+  afterAll(async () => d?.close())
+
+  it('creates a heartbeat monitor: the push URL once, then the last beat and only a hint', async () => {
+    const page = await signedIn('mo@example.com')
+    await page.getByRole('link', { name: 'Monitors', exact: true }).click()
+    await page.getByLabel('Job').fill('nightly backup')
+    await page.getByLabel('Expected').selectOption('3600')
+    await page.getByLabel('Grace (minutes)').fill('10')
+    await page.getByRole('button', { name: 'Create heartbeat monitor' }).click()
+    await page.getByRole('heading', { name: 'nightly backup', level: 1 }).waitFor()
+    const pushUrl = await page.getByLabel(/Push URL, shown this once/).inputValue()
+    expect(pushUrl).toMatch(new RegExp(`^${url}/api/push/hb_[0-9a-f]{32}[A-Za-z0-9_-]+$`))
+    expect(await page.getByRole('button', { name: 'Run now' }).count()).toBe(0)
+    expect(await page.getByText('a beat every 60 min, 10 min grace').count()).toBe(1)
+    await expectAccessible(page, 'heartbeat created')
+    const mo = d.users.get('mo@example.com')!
+    const id = (await d.monitoring.service.monitors.listMonitors(mo, { limit: 10 })).items[0].id
+    const token = `hb_${id.replace(/-/g, '')}`
+    expect(pushUrl).toContain(token)
+
+    expect(await page.getByText('No beat yet.').count()).toBe(1)
+    expect((await fetch(pushUrl, { method: 'POST' })).status).toBe(200)
+    await page.goto(`${url}/monitors/${id}`)
+    expect(await page.getByLabel(/Push URL/).count()).toBe(0)
+    const body = (await page.content()).replace(/&amp;/g, '&')
+    expect(body).not.toContain(pushUrl)
+    expect(body).toContain(`${url}/api/push/${token}…`)
+    await page.getByRole('heading', { name: 'Last beat' }).waitFor()
+    expect(await page.locator('.card', { hasText: 'Last beat' }).textContent()).toMatch(
+      /beat\s+\d{4}-\d\d-\d\d/,
+    )
+    await expectAccessible(page, 'heartbeat monitor')
+  })
+
+  it('creates, refuses, shows and deletes maintenance windows', async () => {
+    const mo = d.users.get('mo@example.com')!
+    const { monitor } = await d.monitoring.service.create(mo, {
+      url: 'http://127.0.0.1:9/',
+      name: 'Shop',
+      interval_seconds: 3600,
+    })
+    await d.monitoring.service.update(mo, monitor.id, { paused: true })
+    const page = await signedIn('mo@example.com')
+    await page.getByRole('link', { name: 'Maintenance', exact: true }).click()
+    await page.getByRole('heading', { name: 'Maintenance', level: 1 }).waitFor()
+    expect(await page.getByText('No maintenance windows yet.').count()).toBe(1)
+    await expectAccessible(page, 'maintenance (empty)')
+
+    // one-off, in Berlin time (UTC+1 in January), for the monitor ticked
+    await page.getByLabel('Name').fill('Release 4.2')
+    await page.getByLabel('Only those ticked below').check()
+    await page.getByLabel('Shop').check()
+    await page.getByLabel('From', { exact: true }).fill('2030-01-10T22:00')
+    await page.getByLabel('To', { exact: true }).fill('2030-01-10T23:30')
+    await page.getByLabel('Time zone').fill('Europe/Berlin')
+    await page.getByRole('button', { name: 'Create maintenance window' }).click()
+    await page.getByRole('cell', { name: 'Release 4.2', exact: true }).waitFor()
+    const [made] = await d.monitoring.service.maintenance.list(mo)
+    expect(made).toMatchObject({
+      name: 'Release 4.2',
+      monitor_ids: [monitor.id],
+      starts_at: '2030-01-10T21:00:00Z',
+      ends_at: '2030-01-10T22:30:00Z',
+      weekly: null,
+    })
+
+    // weekly without a day: refused naming the field, what was typed kept
+    await page.getByLabel('Name').fill('Backups')
+    await page.getByLabel('Every week, on the days ticked').check()
+    await page.getByLabel('Starting at').fill('03:00')
+    await page.getByLabel('Duration (minutes)').fill('90')
+    await page.getByRole('button', { name: 'Create maintenance window' }).click()
+    expect(await page.getByRole('alert').textContent()).toMatch(/weekly\.days/)
+    expect(await page.getByLabel('Name').inputValue()).toBe('Backups')
+    await expectAccessible(page, 'maintenance (refused)')
+    await page.getByLabel('Saturday').check()
+    await page.getByLabel('Time zone').fill('Mars/Base')
+    await page.getByRole('button', { name: 'Create maintenance window' }).click()
+    expect(await page.getByRole('alert').textContent()).toMatch(/timezone.*IANA/)
+    await page.getByLabel('Time zone').fill('UTC')
+    await page.getByRole('button', { name: 'Create maintenance window' }).click()
+    await page.getByRole('cell', { name: 'every sat at 03:00 for 90 min (UTC)', exact: true }).waitFor()
+    expect(await page.getByRole('cell', { name: 'all monitors', exact: true }).count()).toBe(1)
+    await expectAccessible(page, 'maintenance (two windows)')
+
+    // the monitor's page lists the windows that cover it
+    await page.goto(`${url}/monitors/${monitor.id}`)
+    expect(await page.getByText('Release 4.2').count()).toBe(1)
+    expect(await page.getByText('Backups').count()).toBe(1)
+
+    const other = await signedIn('other@example.com')
+    expect((await other.goto(`${url}/maintenance/${made.id}/delete`))?.status()).toBe(404)
+    await other.goto(`${url}/maintenance`)
+    expect(await other.getByText('No maintenance windows yet.').count()).toBe(1)
+
+    await page.goto(`${url}/maintenance`)
+    await page.getByRole('link', { name: 'Delete Release 4.2' }).click()
+    await page.getByRole('heading', { name: /Delete the maintenance window “Release 4.2”/ }).waitFor()
+    await expectAccessible(page, 'maintenance delete confirmation')
+    await page.getByRole('button', { name: 'Delete' }).click()
+    await page.getByRole('heading', { name: 'Maintenance', level: 1 }).waitFor()
+    expect(await page.getByRole('cell', { name: 'Release 4.2', exact: true }).count()).toBe(0)
+    expect((await d.monitoring.service.maintenance.list(mo)).map((w) => w.name)).toEqual(['Backups'])
+  })
+})
