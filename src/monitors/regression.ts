@@ -7,7 +7,7 @@
  *
  * The history is a small sketch kept in the monitor's memory (RegressionSketch, persisted with the
  * monitor on every backend): per UTC day, today and the 7 before, a count per health score
- * (0–100, exact) and per response-time bin (10 % wide, so the 7-day p95 is within 5 %), and the
+ * (0–100, exact) and per response-time bin (10 % wide, so the 7-day p95 is within 5 %; flat [value, runs] pairs), and the
  * last hour's response times (at most 120). A run costs O(bins) and no query. Only good runs
  * (answered, reachable, assertions held) outside maintenance windows go in: an outage or a
  * maintenance does not move the baseline. Pure; it updates the memory it is given.
@@ -43,43 +43,63 @@ export interface Baseline {
   rtP95: number | null
 }
 
-/** The value at 0-based `rank` of a histogram given as sorted [value, count] pairs. */
-function atRank(hist: Array<[number, number]>, rank: number): number {
+/** Bins counted: up to about 3 minutes, past any check's timeout. */
+const BINS = 128
+
+/** The value at 0-based `rank` of counts indexed by value. */
+function atRank(counts: Float64Array, rank: number): number {
   let seen = 0
-  for (const [v, n] of hist) {
-    seen += n
+  for (let v = 0; v < counts.length; v++) {
+    seen += counts[v]
     if (seen > rank) return v
   }
-  return hist[hist.length - 1][0]
+  return counts.length - 1
 }
 
-/** The 7-day median score and p95 response time of a sketch, at `now`: O(bins). */
+/** Adds flat [value, count, …] pairs into counts indexed by value; returns the runs added. */
+function addPairs(counts: Float64Array, pairs: unknown): number {
+  if (!Array.isArray(pairs)) return 0 // a sketch of another shape: judged as empty
+  let n = 0
+  for (let i = 0; i + 1 < pairs.length; i += 2) {
+    const v = Math.min(Math.max(0, pairs[i] as number), counts.length - 1)
+    counts[v] += pairs[i + 1] as number
+    n += pairs[i + 1] as number
+  }
+  return n
+}
+
+/** The 7-day median score and p95 response time of a sketch, at `now`: O(days × bins). */
 export function baseline(sk: RegressionSketch | undefined, now: number): Baseline {
   const from = Math.floor(now / DAY_MS) - WINDOW_DAYS
-  const scores = new Array<number>(101).fill(0)
-  const bins = new Map<number, number>()
+  const scores = new Float64Array(101)
+  const bins = new Float64Array(BINS)
   let runs = 0
   for (const day of sk?.days ?? []) {
     if (day.d < from) continue
-    for (const k in day.s) {
-      scores[Number(k)] += day.s[k]
-      runs += day.s[k]
-    }
-    for (const k in day.r) bins.set(Number(k), (bins.get(Number(k)) ?? 0) + day.r[k])
+    runs += addPairs(scores, day.s)
+    addPairs(bins, day.r)
   }
   if (runs === 0) return { runs, scoreMedian: null, rtP95: null }
-  const s: Array<[number, number]> = []
-  scores.forEach((n, v) => n > 0 && s.push([v, n]))
-  const median = (atRank(s, Math.floor((runs - 1) / 2)) + atRank(s, Math.floor(runs / 2))) / 2
-  const r = [...bins].sort((a, b) => a[0] - b[0])
-  const n = r.reduce((t, [, c]) => t + c, 0)
-  return { runs, scoreMedian: median, rtP95: binMs(atRank(r, Math.ceil(0.95 * n) - 1)) }
+  const median = (atRank(scores, Math.floor((runs - 1) / 2)) + atRank(scores, Math.floor(runs / 2))) / 2
+  return { runs, scoreMedian: median, rtP95: binMs(atRank(bins, Math.ceil(0.95 * runs) - 1)) }
 }
 
 /** Nearest-rank p95 of some response times. */
 export function p95(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
+  const sorted = Float64Array.from(values).sort()
   return sorted[Math.ceil(0.95 * sorted.length) - 1]
+}
+
+/** Flat [value, count, …] pairs with one more run of `value`. */
+function bump(pairs: unknown, value: number): number[] {
+  const out = Array.isArray(pairs) ? (pairs as number[]).slice() : []
+  for (let i = 0; i + 1 < out.length; i += 2)
+    if (out[i] === value) {
+      out[i + 1]++
+      return out
+    }
+  out.push(value, 1)
+  return out
 }
 
 /** The sketch with one more good run. */
@@ -93,13 +113,9 @@ export function addRun(
   const sec = Math.floor(now / 1000)
   const days = sk?.days ?? []
   const cur = days.find((x) => x.d === d)
-  const s = { ...cur?.s }
-  s[score] = (s[score] ?? 0) + 1
-  const r = { ...cur?.r }
-  const b = rtBin(ms)
-  r[b] = (r[b] ?? 0) + 1
+  const today = { d, s: bump(cur?.s, score), r: bump(cur?.r, Math.min(rtBin(ms), BINS - 1)) }
   return {
-    days: [...days.filter((x) => x.d >= d - WINDOW_DAYS && x.d !== d), { d, s, r }].sort((a, b) => a.d - b.d),
+    days: [...days.filter((x) => x.d >= d - WINDOW_DAYS && x.d !== d), today].sort((a, b) => a.d - b.d),
     recent: [
       ...(sk?.recent ?? []).filter(([t]) => t > sec - HOUR_S && t <= sec),
       [sec, ms] as [number, number],

@@ -64,10 +64,10 @@ export interface RegressionSketch {
   days: Array<{
     /** The UTC day: epoch ms / 86,400,000, floored. */
     d: number
-    /** Health score → runs. */
-    s: Record<string, number>
-    /** Response-time bin (src/monitors/regression.ts) → runs. */
-    r: Record<string, number>
+    /** Health scores and their runs, flat: [score, runs, score, runs, …]. */
+    s: number[]
+    /** Response-time bins (src/monitors/regression.ts) and their runs, flat as `s`. */
+    r: number[]
   }>
   /** The last hour's good runs, oldest first: [epoch seconds, response time ms]. */
   recent: Array<[number, number]>
