@@ -45,10 +45,20 @@ export class Slot {
     return this.warm?.alive() ? this.warm.pid : null
   }
 
-  /** Starts the browser and the worker (Lighthouse loads in the background). */
+  /** Starts the browser and the worker, and waits for Lighthouse to load in it (a broken install fails here). */
   async warmUp(): Promise<void> {
-    this.workerThread()
-    await this.browser()
+    const worker = this.workerThread()
+    const loaded = new Promise<void>((resolve, reject) => {
+      const onMessage = (msg: { ready?: boolean }) => {
+        if (!msg.ready) return
+        worker.off('message', onMessage)
+        resolve()
+      }
+      worker.on('message', onMessage)
+      worker.once('error', reject)
+      worker.once('exit', () => reject(new Error('the lab worker stopped while loading Lighthouse')))
+    })
+    await Promise.all([loaded, this.browser()])
   }
 
   async run(url: string, timeoutMs: number): Promise<SlotResult> {
@@ -106,8 +116,9 @@ export class Slot {
   private workerThread(): Worker {
     if (this.worker) return this.worker
     const worker = new Worker(workerFile())
-    worker.on('message', (msg: { id: number } & RunReply) => {
+    worker.on('message', (msg: { id?: number } & RunReply) => {
       const { id, ...reply } = msg
+      if (id === undefined) return
       this.pending.get(id)?.(reply as RunReply)
     })
     const gone = (why: string) => {

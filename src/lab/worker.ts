@@ -2,7 +2,8 @@
  * A lab slot's worker thread: Lighthouse loaded once (warm), connected to the slot's own Chromium.
  * A thread per slot because Lighthouse keeps process-wide state (its performance marks, cleared at
  * the end of every run) that two overlapping runs in one thread break, and so that two runs use the
- * machine's two cores. Messages: `{ id, url, browserURL }` runs; the reply is `{ id, ...RunReply }`.
+ * machine's two cores. Messages: `{ ready: true }` once loaded; then `{ id, url, browserURL }` runs and the reply is
+ * `{ id, ...RunReply }`.
  */
 import { parentPort } from 'node:worker_threads'
 import puppeteer, { type Browser } from 'puppeteer-core'
@@ -39,3 +40,5 @@ async function handle(req: RunRequest): Promise<RunReply> {
 parentPort?.on('message', (req: RunRequest) => {
   void handle(req).then((reply) => parentPort?.postMessage({ id: req.id, ...reply }))
 })
+// Lighthouse and puppeteer are loaded (static imports run first): the slot is warm
+parentPort?.postMessage({ ready: true })
