@@ -32,13 +32,15 @@ export const CACHE_TTL_MS = 30_000
 const MAX_CACHED = 1000
 /** docs/decisions.md#the-public-face, as written there. */
 const PAGE_CACHE = 'public, max-age=30'
+const UTF8 = new TextEncoder()
 const BADGE_CACHE = 'max-age=60'
 
 interface View {
   fingerprint: string
   expires: number
   model: PublicStatusPage
-  html: string
+  /** The page, encoded once: every request of the view sends these bytes as they are. */
+  html: Uint8Array<ArrayBuffer>
   htmlTag: string
   /** The JSON body and its tag, made on the first request for them. */
   json(): { body: string; tag: string }
@@ -55,7 +57,7 @@ export interface PublicPagesOptions {
 }
 
 /** A strong validator of the body; not a secret, so the faster SHA-1 serves (27 characters). */
-const etagOf = (body: string) => `"${createHash('sha1').update(body).digest('base64url')}"`
+const etagOf = (body: string | Uint8Array) => `"${createHash('sha1').update(body).digest('base64url')}"`
 
 /** Whether an If-None-Match header names this ETag (weak or strong, or `*`). */
 export function matches(ifNoneMatch: string | null, etag: string): boolean {
@@ -86,8 +88,8 @@ export class PublicPages {
   /** The page's monitors that still exist and are its owner's, in page order. */
   private async monitorsOf(page: StatusPageRecord): Promise<MonitorRecord[]> {
     if (!this.o.monitors) return []
-    const found = await Promise.all(page.monitor_ids.map((id) => this.o.monitors!.getMonitorById(id)))
-    return found.filter((m): m is MonitorRecord => m !== undefined && m.user_id === page.user_id)
+    const found = await this.o.monitors.getMonitorsById(page.monitor_ids)
+    return found.filter((m) => m.user_id === page.user_id)
   }
 
   /** The view of a slug, built or from the cache; undefined for a slug nobody has. */
@@ -107,7 +109,7 @@ export class PublicPages {
     const cached = this.cache.get(slug)
     if (cached && cached.fingerprint === fingerprint && cached.expires > now) return cached
     const model = await buildPublicPage(page, monitors, this.o.uptime, now)
-    const html = renderStatusPage(model, INCIDENT_DAYS)
+    const html = UTF8.encode(renderStatusPage(model, INCIDENT_DAYS))
     let json: { body: string; tag: string } | undefined
     const view: View = {
       fingerprint,
@@ -131,7 +133,13 @@ export class PublicPages {
   }
 }
 
-function cached(event: H3Event, body: string, etag: string, type: string, cacheControl: string): Response {
+function cached(
+  event: H3Event,
+  body: string | Uint8Array<ArrayBuffer>,
+  etag: string,
+  type: string,
+  cacheControl: string,
+): Response {
   const headers = { ...PAGE_HEADERS, 'content-type': type, 'cache-control': cacheControl, etag }
   if (matches(event.req.headers.get('if-none-match'), etag))
     return new Response(null, { status: 304, headers })

@@ -38,8 +38,8 @@ ul.m>li{border:1px solid var(--ln);border-radius:.5rem;padding:1rem;margin:0 0 1
 margin-right:.4em}
 .u{margin:.25rem 0 .5rem;color:var(--mu);font-size:.9rem;overflow-wrap:anywhere}
 ol.b{display:flex;gap:1px;list-style:none;margin:0;padding:0;height:2rem}
-ol.b li{flex:1;position:relative;background:var(--nd);border-radius:1px;min-width:1px}
-ol.b li.g{background:var(--g)}ol.b li.y{background:var(--y)}ol.b li.o{background:var(--o)}ol.b li.r{background:var(--r)}
+ol.b li{flex:1;position:relative;background:var(--g);border-radius:1px;min-width:1px}
+ol.b li.n{background:var(--nd)}ol.b li.y{background:var(--y)}ol.b li.o{background:var(--o)}ol.b li.r{background:var(--r)}
 ol.b i,.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 ol.b li:hover i{clip:auto;width:auto;height:auto;bottom:2.3rem;left:50%;transform:translateX(-50%);
 padding:.2rem .4rem;background:var(--fg);color:var(--bg);border-radius:.25rem;font-style:normal;font-size:.8rem;z-index:1}

@@ -12,13 +12,6 @@ export interface UptimeWindows {
   '30d': number | null
 }
 
-export interface DayUptime {
-  /** UTC day, YYYY-MM-DD. */
-  date: string
-  /** null: no run counted that day. */
-  uptime_percent: number | null
-}
-
 export interface IncidentSpan {
   started_at: string
   /** null: still down. */
@@ -33,13 +26,20 @@ export interface MaintenanceSpan {
   monitor_ids: string[] | 'all'
 }
 
+/**
+ * Read for a whole page at once (50 monitors: one read each, not 50), each answer by monitor id;
+ * a monitor the history knows nothing of may be absent.
+ */
 export interface UptimePort {
   /** Percent up over the last 24 h, 7 d and 30 d. */
-  windows(monitor: MonitorRecord): Promise<UptimeWindows>
-  /** One entry per UTC day from `fromDay` to `toDay` (both YYYY-MM-DD, inclusive), oldest first. */
-  days(monitor: MonitorRecord, fromDay: string, toDay: string): Promise<DayUptime[]>
+  windows(monitors: MonitorRecord[]): Promise<Map<string, UptimeWindows>>
+  /**
+   * The percent up of each of `count` UTC days, the first starting at `fromMs` (a day's start),
+   * oldest first; null: no run counted that day.
+   */
+  days(monitors: MonitorRecord[], fromMs: number, count: number): Promise<Map<string, (number | null)[]>>
   /** Down periods that overlap [sinceMs, now], newest first. */
-  incidents(monitor: MonitorRecord, sinceMs: number): Promise<IncidentSpan[]>
+  incidents(monitors: MonitorRecord[], sinceMs: number): Promise<Map<string, IncidentSpan[]>>
   /** The owner's maintenance on now or coming, soonest first (recurring ones: the next occurrence). */
   maintenance(userId: string, nowMs: number): Promise<MaintenanceSpan[]>
 }
@@ -70,8 +70,8 @@ export function daysBetween(from: string, to: string): string[] {
 
 /** A port that knows no history: every figure null, no incident, no maintenance. */
 export const NO_HISTORY: UptimePort = {
-  windows: async () => ({ '24h': null, '7d': null, '30d': null }),
-  days: async (_m, from, to) => daysBetween(from, to).map((date) => ({ date, uptime_percent: null })),
-  incidents: async () => [],
+  windows: async () => new Map(),
+  days: async () => new Map(),
+  incidents: async () => new Map(),
   maintenance: async () => [],
 }

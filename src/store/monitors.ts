@@ -211,6 +211,8 @@ export interface MonitorStore {
   getMonitor(userId: string, id: string): Promise<MonitorRecord | undefined>
   /** Any user's monitor by id (the scheduler). */
   getMonitorById(id: string): Promise<MonitorRecord | undefined>
+  /** Several monitors of any user in one read (a status page's), in the order of `ids`; unknown ids skipped. */
+  getMonitorsById(ids: string[]): Promise<MonitorRecord[]>
   /** Newest first. */
   listMonitors(userId: string, opts: PageOptions): Promise<Page<MonitorRecord>>
   /** Every monitor of a user (credit pauses and resumes). */
@@ -269,12 +271,24 @@ export interface MonitorStore {
     toMs: number,
   ): Promise<RollupBucket[]>
   /**
+   * `rollups` for several monitors in one read (a status page's 50): by monitor id, each list
+   * oldest first; a monitor without buckets in the range is absent.
+   */
+  rollupsOf(
+    monitorIds: string[],
+    granularity: RollupGranularity,
+    fromMs: number,
+    toMs: number,
+  ): Promise<Map<string, RollupBucket[]>>
+  /**
    * For each monitor, the sums of its hourly buckets starting at or after each of `sinceMs`
    * (one entry per since, in order); monitors without runs are absent.
    */
   rollupTotals(monitorIds: string[], sinceMs: number[]): Promise<Map<string, RollupTotals[]>>
   /** The monitor's incidents that were open at some time in [sinceMs, now], newest first. */
   incidents(monitorId: string, sinceMs: number): Promise<IncidentRecord[]>
+  /** `incidents` for several monitors in one read: by monitor id; a monitor without any is absent. */
+  incidentsOf(monitorIds: string[], sinceMs: number): Promise<Map<string, IncidentRecord[]>>
   /** Monitors paused for lack of credits, for the resume sweep. */
   creditPausedUsers(): Promise<string[]>
   /**

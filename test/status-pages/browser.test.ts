@@ -89,6 +89,17 @@ describe.runIf(haveChromium || process.env.CI)(
       // 20 monitors × 90 days, each bar with its date and percent in words
       expect(await page.locator('ol.b > li').count()).toBe(20 * 90)
       expect(await page.locator('ol.b > li').first().innerText()).toMatch(/^\d{4}-\d{2}-\d{2}: [\d.]+ ?%$/)
+      // and in colour: a 100% day green, 99.2% yellow, 91.5% red (light scheme)
+      const colour = (monitor: number) =>
+        page
+          .locator('ol.b')
+          .nth(monitor)
+          .locator('li')
+          .last()
+          .evaluate((el) => getComputedStyle(el).backgroundColor)
+      expect(await colour(1)).toBe('rgb(45, 164, 78)')
+      expect(await colour(0)).toBe('rgb(191, 135, 0)')
+      expect(await colour(3)).toBe('rgb(207, 34, 46)')
       await context.close()
     })
   },

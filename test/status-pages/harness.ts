@@ -11,7 +11,7 @@ import { hashKey } from '../../src/contract/api-key.js'
 import { DEFAULT_LIMITS } from '../../src/server/context.js'
 import { openLowdbStore, type LowdbStore } from '../../src/store/index.js'
 import type { MonitorRecord } from '../../src/store/monitors.js'
-import { daysBetween, type UptimePort } from '../../src/status-pages/index.js'
+import type { UptimePort } from '../../src/status-pages/index.js'
 import { removeDir, tempDir } from '../store/helpers.js'
 
 export interface Harness {
@@ -31,13 +31,16 @@ export async function startHarness(o: { rollups?: boolean } = {}): Promise<Harne
   const store = await openLowdbStore(dir)
   const uptime: Harness['uptime'] = new Map()
   const port: UptimePort = {
-    windows: async (m) => {
-      const p = uptime.get(m.id)?.percent ?? null
-      return { '24h': p, '7d': p, '30d': p }
-    },
-    days: async (m, from, to) =>
-      daysBetween(from, to).map((date) => ({ date, uptime_percent: uptime.get(m.id)?.percent ?? null })),
-    incidents: async (m) => uptime.get(m.id)?.incidents ?? [],
+    windows: async (ms) =>
+      new Map(
+        ms.map((m) => {
+          const p = uptime.get(m.id)?.percent ?? null
+          return [m.id, { '24h': p, '7d': p, '30d': p }]
+        }),
+      ),
+    days: async (ms, _from, count) =>
+      new Map(ms.map((m) => [m.id, new Array<number | null>(count).fill(uptime.get(m.id)?.percent ?? null)])),
+    incidents: async (ms) => new Map(ms.map((m) => [m.id, uptime.get(m.id)?.incidents ?? []])),
     maintenance: async () => [],
   }
   const opts: ComposeOptions = {

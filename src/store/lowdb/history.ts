@@ -99,6 +99,14 @@ class Ring {
     const out: RollupBucket[] = []
     const size = BUCKET_MS[this.g]
     fromMs = Math.max(fromMs, Date.now() - RETENTION_MS[this.g])
+    const first = Math.ceil(fromMs / size)
+    const end = Math.ceil(toMs / size)
+    if (end - first <= this.size) {
+      // a short range (a status page's 90 days): its slots by arithmetic, already in order
+      for (let b = Math.max(first, 0); b < end; b++)
+        if (this.idx[b % this.size] === b) out.push(this.bucket(b % this.size))
+      return out
+    }
     for (let s = 0; s < this.size; s++) {
       const b = this.idx[s]
       if (b < 0 || b * size < fromMs || b * size >= toMs) continue
@@ -108,18 +116,22 @@ class Ring {
   }
 
   totals(sinceMs: number[]): RollupTotals[] {
-    const out = sinceMs.map(() => ({ runs: 0, failed_runs: 0 }))
     const size = BUCKET_MS[this.g]
+    // the first bucket of each window, and the sums kept flat (a status page asks for 50 monitors)
+    const first = sinceMs.map((s) => Math.ceil(s / size))
+    const runs = new Array<number>(first.length).fill(0)
+    const failed = new Array<number>(first.length).fill(0)
+    const { idx, n } = this
     for (let s = 0; s < this.size; s++) {
-      const b = this.idx[s]
+      const b = idx[s]
       if (b < 0) continue
-      for (let i = 0; i < sinceMs.length; i++)
-        if (b * size >= sinceMs[i]) {
-          out[i].runs += this.n[s * F + RUNS]
-          out[i].failed_runs += this.n[s * F + FAILED]
+      for (let i = 0; i < first.length; i++)
+        if (b >= first[i]) {
+          runs[i] += n[s * F + RUNS]
+          failed[i] += n[s * F + FAILED]
         }
     }
-    return out
+    return first.map((_, i) => ({ runs: runs[i], failed_runs: failed[i] }))
   }
 }
 
@@ -243,6 +255,16 @@ export class LowdbHistory {
     const m = this.byMonitor.get(monitorId)
     if (!m) return []
     return (g === 'hour' ? m.hours : m.days).range(fromMs, toMs)
+  }
+
+  /** `fn` of each monitor, by id; a monitor `fn` finds nothing for (undefined or empty) is absent. */
+  each<T>(ids: string[], fn: (id: string) => T[] | undefined): Map<string, T[]> {
+    const out = new Map<string, T[]>()
+    for (const id of ids) {
+      const v = this.byMonitor.has(id) ? fn(id) : undefined
+      if (v && v.length > 0) out.set(id, v)
+    }
+    return out
   }
 
   totals(monitorId: string, sinceMs: number[]): RollupTotals[] | undefined {

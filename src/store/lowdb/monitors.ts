@@ -302,6 +302,10 @@ export class LowdbMonitorStore implements MonitorStore {
     return this.monitors.get(id)
   }
 
+  async getMonitorsById(ids: string[]): Promise<MonitorRecord[]> {
+    return ids.flatMap((id) => this.monitors.get(id) ?? [])
+  }
+
   async listMonitors(userId: string, opts: PageOptions): Promise<Page<MonitorRecord>> {
     // O(log n + limit): a binary search in the user's sorted ids, then one slice
     const ids = this.byUser.get(userId) ?? []
@@ -408,13 +412,12 @@ export class LowdbMonitorStore implements MonitorStore {
     return this.history.rollups(monitorId, granularity, fromMs, toMs)
   }
 
+  async rollupsOf(ids: string[], g: RollupGranularity, fromMs: number, toMs: number) {
+    return this.history.each(ids, (id) => this.history.rollups(id, g, fromMs, toMs))
+  }
+
   async rollupTotals(monitorIds: string[], sinceMs: number[]): Promise<Map<string, RollupTotals[]>> {
-    const out = new Map<string, RollupTotals[]>()
-    for (const id of monitorIds) {
-      const t = this.history.totals(id, sinceMs)
-      if (t) out.set(id, t)
-    }
-    return out
+    return this.history.each(monitorIds, (id) => this.history.totals(id, sinceMs))
   }
 
   async incidents(monitorId: string, sinceMs: number): Promise<IncidentRecord[]> {
@@ -424,6 +427,10 @@ export class LowdbMonitorStore implements MonitorStore {
   async pruneHistory(now: number): Promise<number> {
     // buckets need no sweep here (a ring's slots are reused); closed incidents do
     return this.history.prune(now)
+  }
+
+  async incidentsOf(ids: string[], sinceMs: number) {
+    return this.history.each(ids, (id) => this.history.incidents(id, sinceMs))
   }
 
   async updateDelivery(monitorId: string, eventId: string, delivery: Delivery): Promise<void> {

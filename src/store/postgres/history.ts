@@ -86,6 +86,18 @@ interface RollupRow {
   downtime_seconds: string
 }
 
+const bucketOf = (r: RollupRow): RollupBucket => ({
+  granularity: r.granularity,
+  start: Number(r.start_ms),
+  runs: r.runs,
+  failed_runs: r.failed_runs,
+  excluded_runs: r.excluded_runs,
+  saved_runs: r.saved_runs,
+  response_ms_sum: Number(r.response_ms_sum),
+  health_sum: Number(r.health_sum),
+  downtime_seconds: Number(r.downtime_seconds),
+})
+
 export async function readRollups(
   db: Kysely<Database>,
   monitorId: string,
@@ -93,25 +105,38 @@ export async function readRollups(
   fromMs: number,
   toMs: number,
 ): Promise<RollupBucket[]> {
+  return (await readRollupsOf(db, [monitorId], g, fromMs, toMs)).get(monitorId) ?? []
+}
+
+/** The buckets of several monitors in one query (a status page's), by monitor id, oldest first. */
+export async function readRollupsOf(
+  db: Kysely<Database>,
+  ids: string[],
+  g: RollupGranularity,
+  fromMs: number,
+  toMs: number,
+): Promise<Map<string, RollupBucket[]>> {
   const to = Number.isFinite(toMs) ? String(Math.trunc(toMs)) : null
-  const { rows } = await sql<RollupRow>`
-    SELECT granularity, start_ms, runs, failed_runs, excluded_runs, saved_runs, response_ms_sum,
-      health_sum, downtime_seconds
+  const { rows } = await sql<RollupRow & { monitor_id: string }>`
+    SELECT monitor_id, granularity, start_ms, runs, failed_runs, excluded_runs, saved_runs,
+      response_ms_sum, health_sum, downtime_seconds
     FROM monitor_rollups
-    WHERE monitor_id = ${monitorId} AND granularity = ${g} AND start_ms >= ${String(Math.trunc(fromMs))}::bigint
+    WHERE monitor_id = ANY(${ids}::uuid[]) AND granularity = ${g}
+      AND start_ms >= ${String(Math.trunc(fromMs))}::bigint
       AND (${to}::bigint IS NULL OR start_ms < ${to}::bigint)
-    ORDER BY start_ms`.execute(db)
-  return rows.map((r) => ({
-    granularity: r.granularity,
-    start: Number(r.start_ms),
-    runs: r.runs,
-    failed_runs: r.failed_runs,
-    excluded_runs: r.excluded_runs,
-    saved_runs: r.saved_runs,
-    response_ms_sum: Number(r.response_ms_sum),
-    health_sum: Number(r.health_sum),
-    downtime_seconds: Number(r.downtime_seconds),
-  }))
+    ORDER BY monitor_id, start_ms`.execute(db)
+  return groupBy(rows, bucketOf)
+}
+
+/** Rows ordered by monitor, grouped by it (order kept). */
+function groupBy<R extends { monitor_id: string }, T>(rows: R[], f: (r: R) => T): Map<string, T[]> {
+  const out = new Map<string, T[]>()
+  for (const r of rows) {
+    const list = out.get(r.monitor_id)
+    if (list) list.push(f(r))
+    else out.set(r.monitor_id, [f(r)])
+  }
+  return out
 }
 
 /** One query for a page of monitors: per monitor, hourly sums since each start (FILTER per start). */
@@ -146,6 +171,15 @@ export async function readIncidents(
   monitorId: string,
   sinceMs: number,
 ): Promise<IncidentRecord[]> {
+  return (await readIncidentsOf(db, [monitorId], sinceMs)).get(monitorId) ?? []
+}
+
+/** The incidents of several monitors in one query, by monitor id, newest first. */
+export async function readIncidentsOf(
+  db: Kysely<Database>,
+  ids: string[],
+  sinceMs: number,
+): Promise<Map<string, IncidentRecord[]>> {
   const { rows } = await sql<{
     id: string
     monitor_id: string
@@ -154,9 +188,10 @@ export async function readIncidents(
     cause: string
   }>`
     SELECT id, monitor_id, started_at, ended_at, cause FROM monitor_incidents
-    WHERE monitor_id = ${monitorId} AND (ended_at IS NULL OR ended_at >= ${new Date(sinceMs).toISOString()}::timestamptz)
-    ORDER BY started_at DESC, id DESC`.execute(db)
-  return rows.map((r) => ({
+    WHERE monitor_id = ANY(${ids}::uuid[])
+      AND (ended_at IS NULL OR ended_at >= ${new Date(sinceMs).toISOString()}::timestamptz)
+    ORDER BY monitor_id, started_at DESC, id DESC`.execute(db)
+  return groupBy(rows, (r) => ({
     id: r.id,
     monitor_id: r.monitor_id,
     started_at: new Date(r.started_at).toISOString(),

@@ -25,7 +25,15 @@ import type {
 } from '../monitors.js'
 import { DuplicateRefError } from '../errors.js'
 import { RETENTION_MS } from '../history.js'
-import { historySql, pruneHistory, readIncidents, readRollups, readTotals } from './history.js'
+import {
+  historySql,
+  pruneHistory,
+  readIncidents,
+  readIncidentsOf,
+  readRollups,
+  readRollupsOf,
+  readTotals,
+} from './history.js'
 import type { Database } from './schema.js'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
@@ -109,6 +117,17 @@ export class PgMonitors implements MonitorStore {
     const { rows } = await sql<MonitorRow>`
       SELECT id, user_id, next_run_ms, record FROM monitors WHERE id = ${id}`.execute(this.db)
     return rows[0] && toMonitor(rows[0])
+  }
+
+  async getMonitorsById(ids: string[]): Promise<MonitorRecord[]> {
+    const wanted = ids.filter((id) => UUID.test(id))
+    if (wanted.length === 0) return []
+    const { rows } = await sql<MonitorRow>`
+      SELECT id, user_id, next_run_ms, record FROM monitors WHERE id = ANY(${wanted}::uuid[])`.execute(
+      this.db,
+    )
+    const byId = new Map(rows.map((r) => [r.id, toMonitor(r)]))
+    return wanted.flatMap((id) => byId.get(id.toLowerCase()) ?? [])
   }
 
   async listMonitors(userId: string, opts: PageOptions): Promise<Page<MonitorRecord>> {
@@ -295,6 +314,18 @@ export class PgMonitors implements MonitorStore {
     return readRollups(this.db, monitorId, granularity, from, toMs)
   }
 
+  async rollupsOf(
+    monitorIds: string[],
+    granularity: RollupGranularity,
+    fromMs: number,
+    toMs: number,
+  ): Promise<Map<string, RollupBucket[]>> {
+    const ids = monitorIds.filter((id) => UUID.test(id))
+    if (ids.length === 0) return new Map()
+    const from = Math.max(fromMs, this.now() - RETENTION_MS[granularity])
+    return readRollupsOf(this.db, ids, granularity, from, toMs)
+  }
+
   async rollupTotals(monitorIds: string[], sinceMs: number[]): Promise<Map<string, RollupTotals[]>> {
     const ids = monitorIds.filter((id) => UUID.test(id))
     if (ids.length === 0 || sinceMs.length === 0) return new Map()
@@ -308,6 +339,12 @@ export class PgMonitors implements MonitorStore {
 
   async pruneHistory(now: number): Promise<number> {
     return pruneHistory(this.db, now)
+  }
+
+  async incidentsOf(monitorIds: string[], sinceMs: number): Promise<Map<string, IncidentRecord[]>> {
+    const ids = monitorIds.filter((id) => UUID.test(id))
+    if (ids.length === 0) return new Map()
+    return readIncidentsOf(this.db, ids, sinceMs)
   }
 
   async updateDelivery(monitorId: string, eventId: string, delivery: Delivery): Promise<void> {

@@ -177,4 +177,33 @@ export function historyContract(t: ContractContext): void {
     expect(await ms.incidents(m.id, 0)).toEqual([])
     expect((await ms.incidents(running.id, 0)).map((i) => i.cause)).toEqual(['timeout'])
   })
+
+  it('reads the rollups and incidents of several monitors at once, as each alone', async () => {
+    const store = await t.open()
+    const ms = mon(store)
+    const a = await ms.createMonitor(monitor('alice', null))
+    const b = await ms.createMonitor(monitor('bob', null))
+    const quiet = await ms.createMonitor(monitor('alice', null))
+    // a: three days of runs, one failed, and an incident; b: one day
+    for (const d of [3, 2, 1])
+      await ms.finishRun(a, runAt(a, base - d * DAY, { rt: 100, health: 90 }), [], h(true))
+    await ms.finishRun(a, runAt(a, base - DAY + HOUR, null), [], h(false, { incident: { open: 'refused' } }))
+    await ms.finishRun(b, runAt(b, base, { rt: 50, health: 80 }), [], h(true))
+    const ids = [a.id, b.id, quiet.id, '0193a5d0-1b2c-7d3e-9f40-5a6b7c8d9e0f', 'not-an-id']
+    const from = base - 2 * DAY - 10 * HOUR
+    const days = await ms.rollupsOf(ids, 'day', from, Date.now())
+    expect([...days.keys()].sort()).toEqual([a.id, b.id].sort())
+    expect(days.get(a.id)).toEqual(await ms.rollups(a.id, 'day', from, Date.now()))
+    expect(days.get(a.id)!.map((x) => [x.start, x.runs, x.failed_runs])).toEqual([
+      [from, 1, 0],
+      [from + DAY, 2, 1],
+    ])
+    expect(days.get(b.id)).toEqual(await ms.rollups(b.id, 'day', from, Date.now()))
+    const hours = await ms.rollupsOf([a.id], 'hour', base - DAY, base - DAY + 2 * HOUR)
+    expect(hours.get(a.id)!.map((x) => x.start)).toEqual([base - DAY, base - DAY + HOUR])
+    const incidents = await ms.incidentsOf(ids, base - 3 * DAY)
+    expect([...incidents.keys()]).toEqual([a.id])
+    expect(incidents.get(a.id)).toEqual(await ms.incidents(a.id, base - 3 * DAY))
+    expect(incidents.get(a.id)!.map((i) => i.cause)).toEqual(['refused'])
+  })
 }

@@ -279,4 +279,17 @@ export function monitorsContract(t: ContractContext): void {
     expect(await ms.getMonitorById(m.id)).toBeUndefined()
     expect((await ms.listRuns(m.id, { limit: 10 })).items).toEqual([])
   })
+
+  it('reads several monitors of any user at once, in the order asked, skipping unknown ids', async () => {
+    const store = await t.open()
+    const ms = mon(store)
+    const a = await ms.createMonitor(monitor('alice', null))
+    const b = await ms.createMonitor(monitor('bob', null))
+    const gone = await ms.createMonitor(monitor('alice', null))
+    await ms.deleteMonitor('alice', gone.id)
+    const found = await ms.getMonitorsById([b.id, 'not-an-id', gone.id, a.id])
+    expect(found).toEqual([await ms.getMonitorById(b.id), await ms.getMonitorById(a.id)])
+    expect(found.map((m) => m.user_id)).toEqual(['bob', 'alice'])
+    expect(await ms.getMonitorsById([])).toEqual([])
+  })
 }
