@@ -126,4 +126,70 @@ describe.runIf(haveChromium || process.env.CI)('heartbeats and maintenance', { t
     expect(await page.getByRole('cell', { name: 'Release 4.2', exact: true }).count()).toBe(0)
     expect((await d.monitoring.service.maintenance.list(mo)).map((w) => w.name)).toEqual(['Backups'])
   })
+
+  it('refuses forms without the CSRF token, and bad input with the field named', async () => {
+    const page = await signedIn('mo@example.com')
+    await page.goto(`${url}/maintenance`)
+    const csrf = await page.locator('input[name="_csrf"]').first().inputValue()
+    const post = async (path: string, form: Record<string, string | string[]>) => {
+      const body = new URLSearchParams()
+      for (const [k, v] of Object.entries(form)) for (const x of [v].flat()) body.append(k, x)
+      const res = await page.request.post(`${url}${path}`, {
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: url },
+        data: body.toString(),
+        maxRedirects: 0,
+      })
+      return { status: res.status(), text: await res.text() }
+    }
+    const before = await d.monitoring.service.maintenance.list(d.users.get('mo@example.com')!)
+    const once = { name: 'x', scope: 'all', kind: 'once', timezone: 'UTC' }
+    const times = { starts_local: '2030-05-01T10:00', ends_local: '2030-05-01T11:00' }
+    expect((await post('/maintenance', { ...once, ...times })).status).toBe(403)
+    expect(
+      (await post('/monitors/heartbeat', { name: 'x', interval_seconds: '3600', grace_minutes: '5' })).status,
+    ).toBe(403)
+
+    const none = await post('/maintenance', { ...once, ...times, scope: 'selected', _csrf: csrf })
+    expect(none.status).toBe(400)
+    expect(none.text).toMatch(/tick at least one monitor/)
+    const backwards = await post('/maintenance', {
+      ...once,
+      starts_local: '2030-05-01T11:00',
+      ends_local: '2030-05-01T10:00',
+      _csrf: csrf,
+    })
+    expect(backwards.status).toBe(400)
+    expect(backwards.text).toMatch(/ends_at/)
+    const foreign = await d.monitoring.service.create(d.users.get('other@example.com')!, {
+      type: 'heartbeat',
+      name: 'theirs',
+      interval_seconds: 3600,
+    })
+    const theirs = await post('/maintenance', {
+      ...once,
+      ...times,
+      scope: 'selected',
+      monitor_ids: foreign.monitor.id,
+      _csrf: csrf,
+    })
+    expect(theirs.status).toBe(400)
+    expect(await d.monitoring.service.maintenance.list(d.users.get('mo@example.com')!)).toEqual(before)
+
+    const grace = await post('/monitors/heartbeat', {
+      name: 'x',
+      interval_seconds: '3600',
+      grace_minutes: '99999',
+      _csrf: csrf,
+    })
+    expect(grace.status).toBe(400)
+    expect(grace.text).toMatch(/grace_seconds/)
+    const unnamed = await post('/monitors/heartbeat', {
+      name: '',
+      interval_seconds: '3600',
+      grace_minutes: '5',
+      _csrf: csrf,
+    })
+    expect(unnamed.status).toBe(400)
+    expect(unnamed.text).toMatch(/name/)
+  })
 })
