@@ -8,30 +8,18 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { publicApi, waitFor } from '../helpers/api.js'
 import { startServe, type Served } from '../helpers/serve.js'
 import { cliRunner, expectOneLineError, expectPlain } from '../helpers/cli.js'
 
 let served: Served
 let home: string
 let key: string
+const api = publicApi(
+  () => served.url,
+  () => key,
+)
 const { cli } = cliRunner(() => home)
-
-async function api(method: string, path: string) {
-  const res = await fetch(`${served.url}/api/public/v1${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}` },
-  })
-  return { status: res.status, body: res.status === 204 ? null : await res.json() }
-}
-
-async function waitFor(fn: () => Promise<boolean>, ms: number, what: string) {
-  const end = Date.now() + ms
-  while (Date.now() < end) {
-    if (await fn()) return
-    await new Promise((r) => setTimeout(r, 200))
-  }
-  throw new Error(`timed out waiting for ${what}`)
-}
 
 beforeAll(async () => {
   served = await startServe({ args: ['--min-interval', '1', '--quiet'] })

@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { publicApi, waitFor } from '../helpers/api.js'
 import { startServe, type Served } from '../helpers/serve.js'
 import { cliRunner, expectEnvelope, expectOneLineError, expectPlain } from '../helpers/cli.js'
 
@@ -18,25 +19,11 @@ let site: Server
 let siteDown = false
 let home: string
 let key: string
+const api = publicApi(
+  () => served.url,
+  () => key,
+)
 const { cli } = cliRunner(() => home)
-
-async function api(method: string, path: string, body?: unknown, k = key) {
-  const res = await fetch(`${served.url}/api/public/v1${path}`, {
-    method,
-    headers: { authorization: `Bearer ${k}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  })
-  return { status: res.status, body: res.status === 204 ? null : await res.json() }
-}
-
-async function waitFor(fn: () => Promise<boolean>, ms: number, what: string) {
-  const end = Date.now() + ms
-  while (Date.now() < end) {
-    if (await fn()) return
-    await new Promise((r) => setTimeout(r, 200))
-  }
-  throw new Error(`timed out waiting for ${what}`)
-}
 
 beforeAll(async () => {
   site = createServer((_q, s) =>
