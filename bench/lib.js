@@ -159,12 +159,12 @@ export async function stopChild(child) {
  * start-up time and helpers to create keys and stop it.
  */
 /** @param {{ dataDir: string, args?: string[], adminToken?: string, cli?: string }} opts */
-export async function startServe({ dataDir, args = [], adminToken: token, cli = CLI }) {
+export async function startServe({ dataDir, args = [], adminToken: token, cli = CLI, timeoutMs = 60_000 }) {
   // with --database-url the admin token must come from the environment (docs/decisions.md#scale-out)
   const env = { SITEHEALTH_ADMIN_TOKEN: token ?? '' }
   const { child, url, startupMs, stderr } = await spawnServer(
     [cli, 'serve', '--port', '0', '--data-dir', dataDir, '--allow-private-targets', '--quiet', ...args],
-    { env },
+    { env, timeoutMs },
   )
   const adminToken = token ?? (await readFile(join(dataDir, 'admin-token'), 'utf8')).trim()
   return {
