@@ -7,7 +7,7 @@
  * user's window is 404; axe on each page.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { expectAccessible, haveChromium, noticeIfMissing } from './browser.js'
+import { expectAccessible, expectFits, haveChromium, noticeIfMissing } from './browser.js'
 import { startDashboard, type Dashboard } from './harness.js'
 
 noticeIfMissing()
@@ -37,6 +37,9 @@ describe.runIf(haveChromium || process.env.CI)('heartbeats and maintenance', { t
     expect(await page.getByRole('button', { name: 'Run now' }).count()).toBe(0)
     expect(await page.getByText('a beat every 60 min, 10 min grace').count()).toBe(1)
     await expectAccessible(page, 'heartbeat created')
+    await page.setViewportSize({ width: 390, height: 800 })
+    await expectFits(page, 'heartbeat created at 390 px')
+    await page.setViewportSize({ width: 1280, height: 800 })
     const mo = d.users.get('mo@example.com')!
     const id = (await d.monitoring.service.monitors.listMonitors(mo, { limit: 10 })).items[0].id
     const token = `hb_${id.replace(/-/g, '')}`
@@ -54,6 +57,8 @@ describe.runIf(haveChromium || process.env.CI)('heartbeats and maintenance', { t
       /beat\s+\d{4}-\d\d-\d\d/,
     )
     await expectAccessible(page, 'heartbeat monitor')
+    await page.setViewportSize({ width: 390, height: 800 })
+    await expectFits(page, 'heartbeat monitor at 390 px')
   })
 
   it('creates, refuses, shows and deletes maintenance windows', async () => {
@@ -106,6 +111,9 @@ describe.runIf(haveChromium || process.env.CI)('heartbeats and maintenance', { t
     await page.getByRole('cell', { name: 'every sat at 03:00 for 90 min (UTC)', exact: true }).waitFor()
     expect(await page.getByRole('cell', { name: 'all monitors', exact: true }).count()).toBe(1)
     await expectAccessible(page, 'maintenance (two windows)')
+    await page.setViewportSize({ width: 390, height: 800 })
+    await expectFits(page, 'maintenance at 390 px')
+    await page.setViewportSize({ width: 1280, height: 800 })
 
     // the monitor's page lists the windows that cover it
     await page.goto(`${url}/monitors/${monitor.id}`)

@@ -87,7 +87,7 @@ function LastBeat({ runs }: { runs: MonitorRunView[] }) {
 function PushUrl({ m, pushUrl, pushBase }: { m: MonitorView; pushUrl?: string; pushBase?: string }) {
   if (m.type !== 'heartbeat') return null
   if (pushUrl)
-    return html`<div class="notice" role="status">
+    return html`<div class="notice push-hint" role="status">
       <p>
         <label for="push-url">Push URL, shown this once: copy it into your job now.</label>
         <input id="push-url" class="secret" type="text" readonly value=${pushUrl} />
@@ -97,7 +97,7 @@ function PushUrl({ m, pushUrl, pushBase }: { m: MonitorView; pushUrl?: string; p
         <code>${'?status=down&msg=…'}</code> to report a failure. It needs no key: keep it secret.
       </p>
     </div>`
-  return html`<p class="muted">
+  return html`<p class="muted push-hint">
     Your job calls its push URL, <code>${pushBase ?? ''}/api/push/hb_${m.id.replace(/-/g, '')}…</code>, with GET or POST
     (<code>${'?status=down&msg=…'}</code> reports a failure). The full URL was shown once, when the monitor was
     created; for a new one, delete the monitor and create it again.
