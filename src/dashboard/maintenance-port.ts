@@ -29,6 +29,11 @@ export interface DashboardMaintenance {
   /** Undefined for an unknown id and for another user's window alike. */
   get(userId: string, id: string): Promise<MaintenanceWindow | undefined>
   create(userId: string, input: MaintenanceInput): Promise<MaintenanceWindow>
+  /**
+   * Replaces the window's name, monitors and times with the form's (a weekly window keeps the
+   * bounds of its recurrence); undefined when there is no such window of this user.
+   */
+  update(userId: string, id: string, input: MaintenanceInput): Promise<MaintenanceWindow | undefined>
   /** False when there was no such window of this user. */
   remove(userId: string, id: string): Promise<boolean>
 }

@@ -4,7 +4,7 @@
  * schema and the service's rules, as the API checks them; another user's window is as unknown as a
  * missing one.
  */
-import { isTimeZone, MaintenanceCreate } from '../contract/monitoring.js'
+import { isTimeZone, MaintenanceCreate, type MaintenancePatch } from '../contract/monitoring.js'
 import {
   MaintenanceRejected,
   type DashboardMaintenance,
@@ -52,6 +52,24 @@ function bodyOf(input: MaintenanceInput): unknown {
   }
 }
 
+/** The form checked as a whole window would be, then the error naming its field. */
+function parsedOf(input: MaintenanceInput): MaintenanceCreate {
+  const parsed = MaintenanceCreate.safeParse(bodyOf(input))
+  if (parsed.success) return parsed.data
+  const issue = parsed.error.issues[0]
+  throw new MaintenanceRejected(`${issue.path.map(String).join('.') || 'window'}: ${issue.message}`)
+}
+
+async function rejecting<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work()
+  } catch (err) {
+    if (err instanceof MaintenanceError && err.kind !== 'not_found')
+      throw new MaintenanceRejected(err.field ? `${err.field}: ${err.message}` : err.message)
+    throw err
+  }
+}
+
 export function dashboardMaintenance(
   service: MaintenanceService,
   now: () => number = Date.now,
@@ -75,16 +93,23 @@ export function dashboardMaintenance(
       return w && maintenanceView(w, now())
     },
     async create(userId, input) {
-      const parsed = MaintenanceCreate.safeParse(bodyOf(input))
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0]
-        throw new MaintenanceRejected(`${issue.path.map(String).join('.') || 'window'}: ${issue.message}`)
-      }
+      const body = parsedOf(input)
+      return maintenanceView(await rejecting(() => service.create(userId, body)), now())
+    },
+    async update(userId, id, input) {
+      const prev = await mine(userId, id)
+      if (!prev) return undefined
+      const body = parsedOf(input)
+      // a one-off window's times, or a weekly schedule (a one-off turned weekly drops its times)
+      const patch: MaintenancePatch = body.weekly
+        ? { name: body.name, monitor_ids: body.monitor_ids, weekly: body.weekly }
+        : { name: body.name, monitor_ids: body.monitor_ids, starts_at: body.starts_at, ends_at: body.ends_at }
+      if (body.weekly && !prev.weekly) Object.assign(patch, { starts_at: null, ends_at: null })
+      if (!body.weekly) patch.weekly = null
       try {
-        return maintenanceView(await service.create(userId, parsed.data), now())
+        return maintenanceView(await rejecting(() => service.update(userId, prev.id, patch)), now())
       } catch (err) {
-        if (err instanceof MaintenanceError)
-          throw new MaintenanceRejected(err.field ? `${err.field}: ${err.message}` : err.message)
+        if (err instanceof MaintenanceError && err.kind === 'not_found') return undefined // deleted meanwhile
         throw err
       }
     },

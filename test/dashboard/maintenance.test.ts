@@ -115,6 +115,61 @@ describe.runIf(haveChromium || process.env.CI)('heartbeats and maintenance', { t
     await expectFits(page, 'maintenance at 390 px')
     await page.setViewportSize({ width: 1280, height: 800 })
 
+    // edit: the one-off window's form is prefilled (times in UTC); made weekly for all monitors
+    await page.getByRole('link', { name: 'Edit Release 4.2' }).click()
+    await page.getByRole('heading', { name: /Edit the maintenance window “Release 4.2”/ }).waitFor()
+    expect(await page.getByLabel('Name').inputValue()).toBe('Release 4.2')
+    expect(await page.getByLabel('From', { exact: true }).inputValue()).toBe('2030-01-10T21:00')
+    expect(await page.getByLabel('Shop').isChecked()).toBe(true)
+    expect(await page.getByLabel('Time zone').inputValue()).toBe('UTC')
+    await expectAccessible(page, 'maintenance edit')
+    await page.getByLabel('Time zone').fill('Mars/Base')
+    await page.getByRole('button', { name: 'Save changes' }).click()
+    expect(await page.getByRole('alert').textContent()).toMatch(/timezone.*IANA/)
+    expect(await page.getByLabel('Time zone').inputValue()).toBe('Mars/Base')
+    expect((await d.monitoring.service.maintenance.get(mo, made.id)).starts_at).toBe('2030-01-10T21:00:00Z')
+    await page.getByLabel('Name').fill('Release 4.3')
+    await page.getByLabel('To', { exact: true }).fill('2030-01-11T01:00')
+    await page.getByLabel('Time zone').fill('Europe/Berlin')
+    await page.getByRole('button', { name: 'Save changes' }).click()
+    await page.getByRole('cell', { name: 'Release 4.3', exact: true }).waitFor()
+    expect(await d.monitoring.service.maintenance.get(mo, made.id)).toMatchObject({
+      name: 'Release 4.3',
+      monitor_ids: [monitor.id],
+      starts_at: '2030-01-10T20:00:00Z',
+      ends_at: '2030-01-11T00:00:00Z',
+    })
+    await page.getByRole('link', { name: 'Edit Release 4.3' }).click()
+    await page.getByLabel('All monitors, also ones created later').check()
+    await page.getByLabel('Every week, on the days ticked').check()
+    await page.getByLabel('Sunday').check()
+    await page.getByLabel('Starting at').fill('04:00')
+    await page.getByRole('button', { name: 'Save changes' }).click()
+    await page
+      .getByRole('cell', { name: 'every sun at 04:00 for 60 min (UTC)', exact: true })
+      .waitFor()
+    expect(await d.monitoring.service.maintenance.get(mo, made.id)).toMatchObject({
+      monitor_ids: 'all',
+      starts_at: null,
+      ends_at: null,
+      weekly: { days: ['sun'], start: '04:00', duration_minutes: 60, timezone: 'UTC' },
+    })
+    await page.getByRole('link', { name: 'Edit Release 4.3' }).click()
+    await page.getByLabel('Name').fill('Release 4.2')
+    await page.getByLabel('Only those ticked below').check()
+    await page.getByLabel('Shop').check()
+    await page.getByLabel('Once, from … to …').check()
+    await page.getByLabel('From', { exact: true }).fill('2030-01-10T22:00')
+    await page.getByLabel('To', { exact: true }).fill('2030-01-10T23:30')
+    await page.getByLabel('Time zone').fill('Europe/Berlin')
+    await page.getByRole('button', { name: 'Save changes' }).click()
+    await page.getByRole('cell', { name: 'Release 4.2', exact: true }).waitFor()
+    expect(await d.monitoring.service.maintenance.get(mo, made.id)).toMatchObject({
+      monitor_ids: [monitor.id],
+      starts_at: '2030-01-10T21:00:00Z',
+      weekly: null,
+    })
+
     // the monitor's page lists the windows that cover it
     await page.goto(`${url}/monitors/${monitor.id}`)
     expect(await page.getByText('Release 4.2').count()).toBe(1)
@@ -122,6 +177,7 @@ describe.runIf(haveChromium || process.env.CI)('heartbeats and maintenance', { t
 
     const other = await signedIn('other@example.com')
     expect((await other.goto(`${url}/maintenance/${made.id}/delete`))?.status()).toBe(404)
+    expect((await other.goto(`${url}/maintenance/${made.id}/edit`))?.status()).toBe(404)
     await other.goto(`${url}/maintenance`)
     expect(await other.getByText('No maintenance windows yet.').count()).toBe(1)
 
@@ -153,6 +209,18 @@ describe.runIf(haveChromium || process.env.CI)('heartbeats and maintenance', { t
     const once = { name: 'x', scope: 'all', kind: 'once', timezone: 'UTC' }
     const times = { starts_local: '2030-05-01T10:00', ends_local: '2030-05-01T11:00' }
     expect((await post('/maintenance', { ...once, ...times })).status).toBe(403)
+    const [mine] = before
+    expect((await post(`/maintenance/${mine.id}/edit`, { ...once, ...times, name: 'renamed' })).status).toBe(
+      403,
+    )
+    const badZone = await post(`/maintenance/${mine.id}/edit`, {
+      ...once,
+      ...times,
+      timezone: 'Nowhere/X',
+      _csrf: csrf,
+    })
+    expect(badZone.status).toBe(400)
+    expect(badZone.text).toMatch(/timezone/)
     expect(
       (await post('/monitors/heartbeat', { name: 'x', interval_seconds: '3600', grace_minutes: '5' })).status,
     ).toBe(403)

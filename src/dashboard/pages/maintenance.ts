@@ -41,14 +41,38 @@ export interface MaintenanceForm {
   error?: string
 }
 
-function Form({ ctx, f }: { ctx: PageContext; f: MaintenanceForm }) {
+/** Where the form posts and what its button says: create on the list, save on a window's edit page. */
+interface FormTarget {
+  action: string
+  submit: string
+}
+
+const CREATE: FormTarget = { action: '/maintenance', submit: 'Create maintenance window' }
+
+/** A window as the form's values: a one-off window's times in UTC, a weekly one's in its zone. */
+export function valuesOf(w: MaintenanceWindow): MaintenanceInput {
+  const local = (iso: string | null) => (iso ? iso.slice(0, 16) : '')
+  return {
+    name: w.name,
+    monitor_ids: w.monitor_ids,
+    kind: w.weekly ? 'weekly' : 'once',
+    timezone: w.weekly?.timezone ?? 'UTC',
+    starts_local: w.weekly ? '' : local(w.starts_at),
+    ends_local: w.weekly ? '' : local(w.ends_at),
+    days: w.weekly?.days ?? [],
+    start: w.weekly?.start ?? '02:00',
+    duration_minutes: w.weekly?.duration_minutes ?? 60,
+  }
+}
+
+function Form({ ctx, f, to = CREATE }: { ctx: PageContext; f: MaintenanceForm; to?: FormTarget }) {
   const v = f.values ?? {}
   const chosen = new Set(v.monitor_ids === 'all' ? [] : (v.monitor_ids ?? []))
   const all = v.monitor_ids === undefined || v.monitor_ids === 'all'
   const weekly = v.kind === 'weekly'
   const days = new Set(v.days ?? [])
   return html`<${ErrorText} message=${f.error} />
-    <form class="stack" method="post" action="/maintenance">
+    <form class="stack" method="post" action=${to.action}>
       <${CsrfField} token=${ctx.csrf} />
       <label>Name <input type="text" name="name" required maxlength="100" value=${v.name ?? ''} /></label>
       <fieldset>
@@ -104,7 +128,7 @@ function Form({ ctx, f }: { ctx: PageContext; f: MaintenanceForm }) {
         An IANA name such as Europe/Berlin or America/New_York: the times above are read in it, and a weekly
         window keeps its local time across daylight-saving changes.
       </p>
-      <button type="submit">Create maintenance window</button>
+      <button type="submit">${to.submit}</button>
     </form>`
 }
 
@@ -154,6 +178,7 @@ export function maintenancePage(
                         <td>${nextOf(w)}</td>
                         <td>${monitorsOf(w, names)}</td>
                         <td>
+                          <a href=${`/maintenance/${w.id}/edit`} aria-label=${`Edit ${w.name}`}>Edit</a>
                           <a href=${`/maintenance/${w.id}/delete`} aria-label=${`Delete ${w.name}`}>Delete</a>
                         </td>
                       </tr>`,
@@ -178,5 +203,19 @@ export function maintenanceDeletePage(ctx: PageContext, w: MaintenanceWindow) {
         <button type="submit" class="danger">Delete</button>
         <a class="button secondary" href="/maintenance">Cancel</a>
       </form>`,
+  )
+}
+
+export function maintenanceEditPage(ctx: PageContext, w: MaintenanceWindow, f: MaintenanceForm) {
+  return Page(
+    ctx,
+    `Edit ${w.name}`,
+    html`<h1>Edit the maintenance window “${w.name}”</h1>
+      <p><a href="/maintenance">Back to maintenance</a></p>
+      <${Form}
+        ctx=${ctx}
+        f=${{ ...f, values: f.values ?? valuesOf(w) }}
+        to=${{ action: `/maintenance/${w.id}/edit`, submit: 'Save changes' }}
+      />`,
   )
 }

@@ -1,10 +1,10 @@
-/** Maintenance windows through the dashboard's port: list and create, delete with a confirmation. */
+/** Maintenance windows through the dashboard's port: list and create, edit, delete with a confirmation. */
 import type { H3Event } from 'h3'
 import type { SignedIn } from '../../accounts/service.js'
 import { seeOther } from '../http.js'
 import { field, param, type Kit, type Routes } from '../kit.js'
 import { MaintenanceRejected, type MaintenanceInput } from '../maintenance-port.js'
-import { maintenanceDeletePage, maintenancePage } from '../pages/maintenance.js'
+import { maintenanceDeletePage, maintenanceEditPage, maintenancePage } from '../pages/maintenance.js'
 
 /** The form as the port takes it; a number that is not one stays NaN for the schema to name. */
 function inputOf(form: URLSearchParams): MaintenanceInput {
@@ -19,6 +19,11 @@ function inputOf(form: URLSearchParams): MaintenanceInput {
     start: field(form, 'start').trim(),
     duration_minutes: Number(field(form, 'duration_minutes')),
   }
+}
+
+function checkTicked(values: MaintenanceInput): void {
+  if (values.monitor_ids !== 'all' && values.monitor_ids.length === 0)
+    throw new MaintenanceRejected('monitor_ids: tick at least one monitor, or choose all monitors')
 }
 
 export function maintenanceRoutes(k: Kit): Routes {
@@ -39,8 +44,7 @@ export function maintenanceRoutes(k: Kit): Routes {
     if (!maintenance) return k.notFound(event, s)
     const values = inputOf(form)
     try {
-      if (values.monitor_ids !== 'all' && values.monitor_ids.length === 0)
-        throw new MaintenanceRejected('monitor_ids: tick at least one monitor, or choose all monitors')
+      checkTicked(values)
       await maintenance.create(s.account.user_id, values)
       return seeOther('/maintenance')
     } catch (err) {
@@ -50,6 +54,25 @@ export function maintenanceRoutes(k: Kit): Routes {
         maintenancePage(k.ctx(event, s), { windows, monitors: mine, values, error: err.message }),
         400,
       )
+    }
+  })
+  const edit = k.authed(async (event, s) => {
+    const w = await windowOf(event, s)
+    if (!w) return k.notFound(event, s)
+    return k.page(maintenanceEditPage(k.ctx(event, s), w, { monitors: await monitorsOf(s) }))
+  })
+  const save = k.signedPost(async (event, form, s) => {
+    const w = await windowOf(event, s)
+    if (!maintenance || !w) return k.notFound(event, s)
+    const values = inputOf(form)
+    try {
+      checkTicked(values)
+      const saved = await maintenance.update(s.account.user_id, w.id, values)
+      return saved ? seeOther('/maintenance') : k.notFound(event, s)
+    } catch (err) {
+      if (!(err instanceof MaintenanceRejected)) throw err
+      const f = { monitors: await monitorsOf(s), values, error: err.message }
+      return k.page(maintenanceEditPage(k.ctx(event, s), w, f), 400)
     }
   })
   const confirmDelete = k.authed(async (event, s) => {
@@ -66,6 +89,7 @@ export function maintenanceRoutes(k: Kit): Routes {
 
   return {
     '/maintenance': { GET: list, POST: create },
+    '/maintenance/:id/edit': { GET: edit, POST: save },
     '/maintenance/:id/delete': { GET: confirmDelete, POST: remove },
   }
 }
