@@ -123,12 +123,14 @@ export async function readRollupsOf(
     FROM monitor_rollups
     WHERE monitor_id = ANY(${ids}::uuid[]) AND granularity = ${g}
       AND start_ms >= ${String(Math.trunc(fromMs))}::bigint
-      AND (${to}::bigint IS NULL OR start_ms < ${to}::bigint)
-    ORDER BY monitor_id, start_ms`.execute(db)
-  return groupBy(rows, bucketOf)
+      AND (${to}::bigint IS NULL OR start_ms < ${to}::bigint)`.execute(db)
+  // ordered here, not by the database: sorting 4,500 rows by uuid there cost more than the read
+  const out = groupBy(rows, bucketOf)
+  for (const list of out.values()) list.sort((a, b) => a.start - b.start)
+  return out
 }
 
-/** Rows ordered by monitor, grouped by it (order kept). */
+/** Rows grouped by monitor (their order kept within each). */
 function groupBy<R extends { monitor_id: string }, T>(rows: R[], f: (r: R) => T): Map<string, T[]> {
   const out = new Map<string, T[]>()
   for (const r of rows) {
