@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * Monitor history after a simulated year (issue 23, DESIGN.md §11 "uptime and history"), both
+ * Monitor history after a simulated year (issue 23; docs/monitoring.md#uptime-and-history), both
  * backends:
  *
  *  A. storage per 60 s monitor after a year: `--templates` monitors (made through the API, so their
