@@ -45,6 +45,8 @@ export interface MonitorEdit {
   min_score: number | null
   /** One assertion per line, as the CLI writes them. */
   assertions: string[]
+  /** Heartbeat monitors only: the new grace, seconds (NaN when what was typed is not a number). */
+  grace_seconds?: number
 }
 
 export const CHANNEL_KINDS = ['webhook', 'slack', 'discord', 'teams', 'email'] as const

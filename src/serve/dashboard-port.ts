@@ -188,6 +188,7 @@ function editPatch(edit: MonitorEdit): MonitorPatch {
     // a heartbeat monitor's form has no URL
     ...(edit.url ? { url: edit.url } : {}),
     interval_seconds: edit.interval_seconds,
+    ...(edit.grace_seconds !== undefined ? { grace_seconds: edit.grace_seconds } : {}),
     alerts: { down_after: edit.down_after, min_score: edit.min_score },
     assertions,
   })

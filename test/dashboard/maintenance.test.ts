@@ -59,6 +59,19 @@ describe.runIf(haveChromium || process.env.CI)('heartbeats and maintenance', { t
     await expectAccessible(page, 'heartbeat monitor')
     await page.setViewportSize({ width: 390, height: 800 })
     await expectFits(page, 'heartbeat monitor at 390 px')
+    await page.setViewportSize({ width: 1280, height: 800 })
+
+    // its edit form changes the interval and the grace (no URL field)
+    await page.goto(`${url}/monitors/${id}/edit`)
+    expect(await page.getByLabel('URL', { exact: true }).count()).toBe(0)
+    expect(await page.getByLabel('Grace (minutes)').inputValue()).toBe('10')
+    await expectAccessible(page, 'heartbeat edit')
+    await page.getByLabel('How often').selectOption('86400')
+    await page.getByLabel('Grace (minutes)').fill('45')
+    await page.getByRole('button', { name: 'Save changes' }).click()
+    await page.getByText('a beat every 1440 min, 45 min grace').waitFor()
+    const saved = (await d.monitoring.service.monitors.listMonitors(mo, { limit: 10 })).items[0]
+    expect(saved).toMatchObject({ interval_seconds: 86_400, grace_seconds: 2700 })
   })
 
   it('creates, refuses, shows and deletes maintenance windows', async () => {
@@ -145,9 +158,7 @@ describe.runIf(haveChromium || process.env.CI)('heartbeats and maintenance', { t
     await page.getByLabel('Sunday').check()
     await page.getByLabel('Starting at').fill('04:00')
     await page.getByRole('button', { name: 'Save changes' }).click()
-    await page
-      .getByRole('cell', { name: 'every sun at 04:00 for 60 min (UTC)', exact: true })
-      .waitFor()
+    await page.getByRole('cell', { name: 'every sun at 04:00 for 60 min (UTC)', exact: true }).waitFor()
     expect(await d.monitoring.service.maintenance.get(mo, made.id)).toMatchObject({
       monitor_ids: 'all',
       starts_at: null,
@@ -259,6 +270,22 @@ describe.runIf(haveChromium || process.env.CI)('heartbeats and maintenance', { t
     })
     expect(grace.status).toBe(400)
     expect(grace.text).toMatch(/grace_seconds/)
+    const [beat] = (
+      await d.monitoring.service.monitors.listMonitors(d.users.get('mo@example.com')!, { limit: 10 })
+    ).items.filter((m) => m.type === 'heartbeat')
+    const edit = { name: 'x', interval_seconds: '3600', down_after: '2', grace_minutes: '99999' }
+    expect((await post(`/monitors/${beat.id}/edit`, edit)).status).toBe(403)
+    const longGrace = await post(`/monitors/${beat.id}/edit`, { ...edit, _csrf: csrf })
+    expect(longGrace.status).toBe(400)
+    expect(longGrace.text).toMatch(/grace_seconds/)
+    const blank = await post(`/monitors/${beat.id}/edit`, { ...edit, grace_minutes: '', _csrf: csrf })
+    expect(blank.status).toBe(400)
+    expect(blank.text).toMatch(/grace_seconds/)
+    expect(
+      (await d.monitoring.service.monitors.listMonitors(d.users.get('mo@example.com')!, { limit: 10 })).items,
+    ).toContainEqual(
+      expect.objectContaining({ id: beat.id, name: beat.name, grace_seconds: beat.grace_seconds }),
+    )
     const unnamed = await post('/monitors/heartbeat', {
       name: '',
       interval_seconds: '3600',

@@ -4,6 +4,10 @@ import { CsrfField, ErrorText, Page, type PageContext } from './layout.js'
 import { html } from './html.js'
 import { INTERVALS } from './monitors.js'
 
+/** The grace in minutes as the field shows it; what was typed, if not a number, shows empty. */
+const graceOf = (v: MonitorEdit) =>
+  v.grace_seconds === undefined || Number.isNaN(v.grace_seconds) ? '' : v.grace_seconds / 60
+
 function Settings({ ctx, m, values }: { ctx: PageContext; m: MonitorView; values: MonitorEdit }) {
   const intervals = INTERVALS.some(([s]) => s === values.interval_seconds)
     ? INTERVALS
@@ -18,6 +22,14 @@ function Settings({ ctx, m, values }: { ctx: PageContext; m: MonitorView; values
         ${intervals.map(([s, label]) => html`<option value=${s} selected=${s === values.interval_seconds}>${label}</option>`)}
       </select>
     </label>
+    ${
+      m.type === 'heartbeat'
+        ? html`<label
+            >Grace (minutes)
+            <input type="number" name="grace_minutes" min="0" max="1440" required value=${graceOf(values)} />
+          </label>`
+        : null
+    }
     <label
       >Failures before down
       <input type="number" name="down_after" min="1" max="10" required value=${values.down_after} />
@@ -85,6 +97,7 @@ export function monitorEditPage(
     down_after: m.alerts.down_after,
     min_score: m.alerts.min_score,
     assertions: m.assertions,
+    ...(m.type === 'heartbeat' ? { grace_seconds: m.grace_seconds ?? 0 } : {}),
   }
   return Page(
     ctx,

@@ -24,8 +24,12 @@ function editOf(form: URLSearchParams): MonitorEdit {
       .split('\n')
       .map((l) => l.trim())
       .filter(Boolean),
+    // only a heartbeat monitor's form has the field
+    ...(form.has('grace_minutes') ? { grace_seconds: minutesOf(field(form, 'grace_minutes')) } : {}),
   }
 }
+
+const minutesOf = (typed: string) => (typed.trim() === '' ? NaN : Number(typed) * 60)
 
 type PageOf = (
   event: H3Event,
