@@ -1,6 +1,6 @@
 /**
  * The maintenance-window tools of docs/decisions.md#monitoring-depth: list the user's windows (free,
- * read-only), create one and delete one. Inside a window monitors keep running but raise no alert
+ * read-only), create one, change one and delete one. Inside a window monitors keep running but raise no alert
  * and their runs do not count in uptime. Same conventions as tools.ts: the API's body as
  * structuredContent, the contract schema as output schema, API failures as tool errors.
  */
@@ -11,6 +11,7 @@ import type { SitehealthClient } from '../client/client.js'
 import {
   MaintenanceCreate,
   MaintenanceList,
+  MaintenancePatch,
   MaintenanceWindow,
   WeeklySchedule,
   type MaintenanceWindow as Window,
@@ -19,6 +20,7 @@ import {
 export const MAINTENANCE_TOOL_NAMES = [
   'service_list_maintenance_windows',
   'service_create_maintenance_window',
+  'service_update_maintenance_window',
   'service_delete_maintenance_window',
 ] as const
 
@@ -34,6 +36,25 @@ const CreateInput = {
   weekly: WeeklySchedule.optional().meta({
     description:
       'A weekly window instead of a one-off one: {days: ["sat"], start: "02:00", duration_minutes: 90, timezone: "Europe/Berlin"}.',
+  }),
+}
+
+/** The create tool's fields, all optional but the id; null removes a time or the weekly schedule. */
+const UpdateInput = {
+  id: z.uuid().meta({ description: 'The window id (from service_list_maintenance_windows).' }),
+  name: MaintenancePatch.shape.name.meta({ description: 'A new name.' }),
+  monitor_ids: MaintenancePatch.shape.monitor_ids.meta({
+    description: 'Replaces the monitors: ids, or "all" (also monitors created later).',
+  }),
+  starts_at: MaintenancePatch.shape.starts_at.meta({
+    description: 'ISO 8601, as for create; null removes it (a weekly window then has no first day).',
+  }),
+  ends_at: MaintenancePatch.shape.ends_at.meta({
+    description: 'ISO 8601, as for create; null removes it (a weekly window then recurs without end).',
+  }),
+  weekly: WeeklySchedule.nullable().optional().meta({
+    description:
+      'Replaces the weekly schedule ({days, start, duration_minutes, timezone}); null makes it one-off (then give starts_at and ends_at).',
   }),
 }
 
@@ -124,6 +145,8 @@ export function registerMaintenanceTools(
     },
   )
 
+  registerUpdate(server, getClient, fail)
+
   server.registerTool(
     'service_delete_maintenance_window',
     {
@@ -148,6 +171,44 @@ export function registerMaintenanceTools(
           content: [{ type: 'text', text: `Deleted maintenance window ${id}.` }],
           structuredContent: { deleted: true, id },
         }
+      } catch (err) {
+        return fail(err)
+      }
+    },
+  )
+}
+
+/** The update tool: the API's PATCH. */
+function registerUpdate(
+  server: McpServer,
+  getClient: () => SitehealthClient,
+  fail: (err: unknown) => CallToolResult,
+): void {
+  server.registerTool(
+    'service_update_maintenance_window',
+    {
+      title: 'Change a maintenance window',
+      description:
+        'Changes a maintenance window: only the fields given (the same as for create), the rest kept; the ' +
+        'result must still be a valid window (a one-off one needs starts_at before ends_at). To make a ' +
+        'weekly window one-off give weekly: null with starts_at and ends_at; to make a one-off window ' +
+        'weekly give weekly with starts_at: null and ends_at: null (or bounds). Free. An unknown id is a ' +
+        'not_found tool error.',
+      inputSchema: UpdateInput,
+      outputSchema: MaintenanceWindow.shape,
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+        title: 'Change a maintenance window',
+      },
+    },
+    async ({ id, ...patch }) => {
+      try {
+        const body = await getClient().updateMaintenance(id, patch as MaintenancePatch)
+        const text = `Updated maintenance window ${when(body)}.`
+        return { content: [{ type: 'text', text }], structuredContent: body as Record<string, unknown> }
       } catch (err) {
         return fail(err)
       }

@@ -1,7 +1,7 @@
 /**
  * The MCP tools of monitoring depth end to end, over stdio against a real `serve`: a heartbeat
  * monitor made with service_create_monitor (no url; its push URL in the result, once, and the push
- * URL works), and maintenance windows listed, created and deleted with their own tools.
+ * URL works), and maintenance windows listed, created, updated and deleted with their own tools.
  */
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -94,7 +94,7 @@ describe('MCP monitoring tools', () => {
     expect((await api('GET', '/monitors?limit=50')).body.monitors).toHaveLength(1)
   }, 60_000)
 
-  it('lists, creates and deletes maintenance windows, as the API has them', async () => {
+  it('lists, creates, updates and deletes maintenance windows, as the API has them', async () => {
     const { tools } = await client.listTools()
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]))
     expect(byName.service_list_maintenance_windows.annotations).toMatchObject({ readOnlyHint: true })
@@ -133,6 +133,54 @@ describe('MCP monitoring tools', () => {
       weekly: { days: ['sat'], start: '02:00', duration_minutes: 60, timezone: 'Mars/Base' },
     })
     expect(zone.isError).toBe(true)
+
+    // update: only the fields given change; weekly to one-off and back; bad input and unknown ids refused
+    expect(byName.service_update_maintenance_window.inputSchema.required).toEqual(['id'])
+    const renamed = await call('service_update_maintenance_window', { id: w.id, name: 'Sunday backup' })
+    expect(renamed.isError, text(renamed)).toBeFalsy()
+    expect(renamed.structuredContent).toEqual((await api('GET', `/maintenance-windows/${w.id}`)).body)
+    expect(renamed.structuredContent).toMatchObject({
+      name: 'Sunday backup',
+      monitor_ids: 'all',
+      weekly: { days: ['sat'], start: '02:00', duration_minutes: 90, timezone: 'Europe/Berlin' },
+    })
+    expect(text(renamed)).toMatch(/^Updated maintenance window "Sunday backup" every sat/)
+    const once = await call('service_update_maintenance_window', {
+      id: w.id,
+      weekly: null,
+      starts_at: '2030-03-01T22:00:00Z',
+      ends_at: '2030-03-01T23:00:00Z',
+    })
+    expect(once.isError, text(once)).toBeFalsy()
+    expect((await api('GET', `/maintenance-windows/${w.id}`)).body).toMatchObject({
+      name: 'Sunday backup',
+      weekly: null,
+      starts_at: '2030-03-01T22:00:00Z',
+      ends_at: '2030-03-01T23:00:00Z',
+    })
+    const reversed = await call('service_update_maintenance_window', {
+      id: w.id,
+      ends_at: '2030-03-01T21:00:00Z',
+    })
+    expect(reversed.isError).toBe(true)
+    expect(text(reversed)).toMatch(/ends_at/)
+    const badZone = await call('service_update_maintenance_window', {
+      id: w.id,
+      weekly: { days: ['sun'], start: '02:00', duration_minutes: 60, timezone: 'Mars/Base' },
+      starts_at: null,
+      ends_at: null,
+    })
+    expect(badZone.isError).toBe(true)
+    expect((await api('GET', `/maintenance-windows/${w.id}`)).body).toMatchObject({
+      weekly: null,
+      ends_at: '2030-03-01T23:00:00Z',
+    })
+    const unknown = await call('service_update_maintenance_window', {
+      id: '0199a1b2-0000-7000-8000-000000000001',
+      name: 'x',
+    })
+    expect(unknown.isError).toBe(true)
+    expect(text(unknown)).toMatch(/^not_found: /)
 
     const deleted = await call('service_delete_maintenance_window', { id: w.id })
     expect(deleted.isError, text(deleted)).toBeFalsy()

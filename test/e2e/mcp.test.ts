@@ -29,6 +29,7 @@ const TOOLS = [
   'service_list_monitors',
   'service_list_status_pages',
   'service_run_website_check',
+  'service_update_maintenance_window',
 ]
 
 /** The tools that change something, and how they say so; every other tool is read-only. */
@@ -38,6 +39,7 @@ const WRITES: Record<string, object> = {
   service_create_monitor: { readOnlyHint: false, idempotentHint: false, openWorldHint: true },
   service_create_maintenance_window: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
   service_delete_maintenance_window: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
+  service_update_maintenance_window: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
 }
 
 const pkg = JSON.parse(await readFile(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8')) as {
