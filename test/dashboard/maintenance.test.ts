@@ -7,7 +7,7 @@
  * user's window is 404; axe on each page.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { expectAccessible, expectFits, haveChromium, noticeIfMissing } from './browser.js'
+import { expectAccessible, expectFits, haveChromium, noticeIfMissing, screenshot } from './browser.js'
 import { startDashboard, type Dashboard } from './harness.js'
 
 noticeIfMissing()
@@ -57,9 +57,7 @@ describe.runIf(haveChromium || process.env.CI)('heartbeats and maintenance', { t
       /beat\s+\d{4}-\d\d-\d\d/,
     )
     await expectAccessible(page, 'heartbeat monitor')
-    await page.setViewportSize({ width: 390, height: 800 })
-    await expectFits(page, 'heartbeat monitor at 390 px')
-    await page.setViewportSize({ width: 1280, height: 800 })
+    await screenshot(page, 'heartbeat') // checks it fits at 1280 and 390 px
 
     // its edit form changes the interval and the grace (no URL field)
     await page.goto(`${url}/monitors/${id}/edit`)
@@ -124,9 +122,7 @@ describe.runIf(haveChromium || process.env.CI)('heartbeats and maintenance', { t
     await page.getByRole('cell', { name: 'every sat at 03:00 for 90 min (UTC)', exact: true }).waitFor()
     expect(await page.getByRole('cell', { name: 'all monitors', exact: true }).count()).toBe(1)
     await expectAccessible(page, 'maintenance (two windows)')
-    await page.setViewportSize({ width: 390, height: 800 })
-    await expectFits(page, 'maintenance at 390 px')
-    await page.setViewportSize({ width: 1280, height: 800 })
+    await screenshot(page, 'maintenance') // checks it fits at 1280 and 390 px
 
     // edit: the one-off window's form is prefilled (times in UTC); made weekly for all monitors
     await page.getByRole('link', { name: 'Edit Release 4.2' }).click()

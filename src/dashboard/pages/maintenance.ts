@@ -178,8 +178,10 @@ export function maintenancePage(
                         <td>${nextOf(w)}</td>
                         <td>${monitorsOf(w, names)}</td>
                         <td>
-                          <a href=${`/maintenance/${w.id}/edit`} aria-label=${`Edit ${w.name}`}>Edit</a>
-                          <a href=${`/maintenance/${w.id}/delete`} aria-label=${`Delete ${w.name}`}>Delete</a>
+                          <div class="row">
+                            <a href=${`/maintenance/${w.id}/edit`} aria-label=${`Edit ${w.name}`}>Edit</a>
+                            <a href=${`/maintenance/${w.id}/delete`} aria-label=${`Delete ${w.name}`}>Delete</a>
+                          </div>
                         </td>
                       </tr>`,
                   )}
