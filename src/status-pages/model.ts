@@ -1,5 +1,7 @@
 /**
  * The public view of a status page (docs/decisions.md#the-public-face), built once and rendered twice (HTML and JSON).
+ * The view keeps each monitor's 90 daily percents as a plain array beside the page's 90 dates; the
+ * JSON's `{date, uptime_percent}` entries (4,500 objects a page) are made only when the JSON is asked for.
  * Only what the public may see goes in: names, states, uptime, maintenance, incidents. Never an
  * API key, an email, a check id or any other account detail, and a monitor's URL only when the
  * page has `show_urls`.
@@ -54,13 +56,19 @@ function mean(values: (number | null)[] | undefined): number | null {
 export const round = (p: number) => Math.round(p * 100) / 100
 const r = (v: number | null) => (v === null ? null : round(v))
 
+/** A monitor as the view holds it: the public fields but its days as percents (dates: the page's). */
+export type MonitorView = Omit<PublicMonitor, 'days'> & { percents: (number | null)[] }
+
+/** The view of a page: the public JSON but each monitor's days as percents over `dates`. */
+export type PageView = Omit<PublicStatusPage, 'monitors'> & { dates: string[]; monitors: MonitorView[] }
+
 function monitorView(
   page: StatusPageRecord,
   m: MonitorRecord,
   windows: UptimeWindows | undefined,
   days: (number | null)[] | undefined,
-  dates: string[],
-): PublicMonitor {
+  count: number,
+): MonitorView {
   return {
     id: m.id,
     name: m.name,
@@ -70,18 +78,35 @@ function monitorView(
       ? { '24h': r(windows['24h']), '7d': r(windows['7d']), '30d': r(windows['30d']) }
       : { '24h': null, '7d': null, '30d': null },
     uptime_90d: mean(days),
-    days: dayList(dates, days),
+    percents: percentList(days, count),
   }
 }
 
-/** 4,500 entries a page: a plain loop, and whole percents (most days) need no rounding. */
-function dayList(dates: string[], days: (number | null)[] | undefined): PublicMonitor['days'] {
-  const out: PublicMonitor['days'] = new Array(dates.length)
-  for (let i = 0; i < dates.length; i++) {
+/** A monitor's `count` daily percents, rounded (whole percents, most days, need no rounding). */
+function percentList(days: (number | null)[] | undefined, count: number): (number | null)[] {
+  const out = new Array<number | null>(count)
+  for (let i = 0; i < count; i++) {
     const p = days?.[i] ?? null
-    out[i] = { date: dates[i], uptime_percent: p === null || p === 100 ? p : round(p) }
+    out[i] = p === null || p === 100 ? p : round(p)
   }
   return out
+}
+
+/** The public JSON of a view: each monitor's percents paired with the page's dates. */
+export function publicPage(v: PageView): PublicStatusPage {
+  return {
+    slug: v.slug,
+    title: v.title,
+    description: v.description,
+    state: v.state,
+    generated_at: v.generated_at,
+    monitors: v.monitors.map(({ percents, ...m }) => ({
+      ...m,
+      days: v.dates.map((date, i) => ({ date, uptime_percent: percents[i] })),
+    })),
+    maintenance: v.maintenance,
+    incidents: v.incidents,
+  }
 }
 
 async function incidentsOf(monitors: MonitorRecord[], uptime: UptimePort, now: number) {
@@ -113,14 +138,14 @@ async function maintenanceOf(
   const out: PublicMaintenance[] = []
   for (const s of spans) {
     if (Date.parse(s.ends_at) <= now) continue
-    const ids = s.monitor_ids === 'all' ? [...shown] : s.monitor_ids.filter((id) => shown.has(id))
-    if (ids.length === 0) continue
+    const ids = s.monitor_ids === 'all' ? shown : new Set(s.monitor_ids.filter((id) => shown.has(id)))
+    if (ids.size === 0) continue
     out.push({
       name: s.name,
       starts_at: s.starts_at,
       ends_at: s.ends_at,
       active: Date.parse(s.starts_at) <= now,
-      monitor_ids: monitors.map((m) => m.id).filter((id) => ids.includes(id)),
+      monitor_ids: monitors.filter((m) => ids.has(m.id)).map((m) => m.id),
     })
   }
   return out.sort((a, b) => (a.starts_at < b.starts_at ? -1 : 1))
@@ -132,7 +157,7 @@ export async function buildPublicPage(
   monitors: MonitorRecord[],
   uptime: UptimePort,
   now: number,
-): Promise<PublicStatusPage> {
+): Promise<PageView> {
   // the same 90 days for every monitor: their names made once per page
   const from = Math.floor(now / DAY_MS) * DAY_MS - (STATUS_DAYS - 1) * DAY_MS
   const dates = Array.from({ length: STATUS_DAYS }, (_, i) => dayOf(from + i * DAY_MS))
@@ -142,7 +167,7 @@ export async function buildPublicPage(
     incidentsOf(monitors, uptime, now),
     maintenanceOf(page, monitors, uptime, now),
   ])
-  const views = monitors.map((m) => monitorView(page, m, windows.get(m.id), days.get(m.id), dates))
+  const views = monitors.map((m) => monitorView(page, m, windows.get(m.id), days.get(m.id), STATUS_DAYS))
   // a monitor inside an open window reads `maintenance`, as in the API
   const quiet = new Set(maintenance.filter((w) => w.active).flatMap((w) => w.monitor_ids))
   for (const v of views) if (quiet.has(v.id) && v.state !== 'paused') v.state = 'maintenance'
@@ -152,6 +177,7 @@ export async function buildPublicPage(
     description: page.description,
     state: overallState(views.map((v) => v.state)),
     generated_at: new Date(now).toISOString(),
+    dates,
     monitors: views,
     maintenance,
     incidents,

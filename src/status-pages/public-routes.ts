@@ -17,13 +17,12 @@ import {
   STATUS_PAGE_PATHS,
   type BadgeKind,
   type BadgeWindow,
-  type PublicStatusPage,
 } from '../contract/status-pages.js'
 import type { MonitorStore, MonitorRecord } from '../store/monitors.js'
 import type { StatusPageRecord, StatusPageStore } from '../store/status-pages.js'
 import { badRequest, notFound } from '../server/errors.js'
 import { drawBadge } from './badges.js'
-import { buildPublicPage } from './model.js'
+import { buildPublicPage, publicPage, type PageView } from './model.js'
 import { renderNotFound, renderStatusPage } from './render.js'
 import { STATUS_CSP } from './style.js'
 import type { UptimePort } from './uptime.js'
@@ -38,7 +37,7 @@ const BADGE_CACHE = 'max-age=60'
 interface View {
   fingerprint: string
   expires: number
-  model: PublicStatusPage
+  model: PageView
   /** The page, encoded once: every request of the view sends these bytes as they are. */
   html: Uint8Array<ArrayBuffer>
   htmlTag: string
@@ -119,7 +118,7 @@ export class PublicPages {
       htmlTag: etagOf(html),
       json() {
         if (!json) {
-          const body = JSON.stringify(model)
+          const body = JSON.stringify(publicPage(model))
           json = { body, tag: etagOf(body) }
         }
         return json

@@ -5,14 +5,8 @@
  * page a crowd reloads during an outage. Dates and percents are digits: only names and texts the
  * user typed are escaped.
  */
-import type {
-  OverallState,
-  PublicIncident,
-  PublicMaintenance,
-  PublicMonitor,
-  PublicState,
-  PublicStatusPage,
-} from '../contract/status-pages.js'
+import type { OverallState, PublicIncident, PublicMaintenance, PublicState } from '../contract/status-pages.js'
+import type { MonitorView, PageView } from './model.js'
 import { STATUS_CSS } from './style.js'
 
 const ESC: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
@@ -45,14 +39,13 @@ export const pct = (p: number | null) => (p === null ? 'no data' : `${Math.round
  * `full` holds each date's bar at 100%, made once a page: every monitor shows the same 90 days, so
  * most bars are one string already made (few pieces also make the page cheap to encode).
  */
-function barsHtml(days: PublicMonitor['days'], full: Map<string, string>): string {
+function barsHtml(percents: (number | null)[], dates: string[], full: string[]): string {
   let out = ''
-  for (const { date, uptime_percent: p } of days) {
-    if (p === 100) {
-      let bar = full.get(date)
-      if (bar === undefined) full.set(date, (bar = `<li><i>${date}: 100%</i>`))
-      out += bar
-    } else if (p === null) out += `<li class=n><i>${date}: no data</i>`
+  for (let i = 0; i < percents.length; i++) {
+    const p = percents[i]
+    const date = dates[i]
+    if (p === 100) out += full[i]
+    else if (p === null) out += `<li class=n><i>${date}: no data</i>`
     else
       out += `<li${p > 100 ? '' : p >= 99 ? ' class=y' : p >= 95 ? ' class=o' : ' class=r'}><i>${date}: ${pct(p)}</i>`
   }
@@ -75,16 +68,16 @@ export function duration(seconds: number): string {
 export const utc = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`
 const time = (iso: string) => `<time datetime="${esc(iso)}">${utc(iso)}</time>`
 
-function monitorHtml(m: PublicMonitor, i: number, full: Map<string, string>): string {
-  const bars = barsHtml(m.days, full)
-  const first = m.days[0]?.date ?? ''
+function monitorHtml(m: MonitorView, i: number, dates: string[], full: string[]): string {
+  const bars = barsHtml(m.percents, dates, full)
+  const first = dates[0] ?? ''
   return (
     `<li><div class=hd><h3 id=m${i}>${esc(m.name)}</h3><span class="st s-${m.state}">${STATE_TEXT[m.state]}</span></div>` +
     (m.url !== undefined ? `<p class=u>${esc(m.url)}</p>` : '') +
     `<p class=u>Uptime: ${pct(m.uptime['24h'])} (24 h), ${pct(m.uptime['30d'])} (30 d), ` +
-    `${pct(m.uptime_90d)} (${m.days.length} d)</p>` +
+    `${pct(m.uptime_90d)} (${dates.length} d)</p>` +
     `<ol class=b aria-label="Daily uptime of ${esc(m.name)}, ${esc(first)} to today (UTC)">${bars}</ol>` +
-    `<div class=ax aria-hidden=true><span>${m.days.length} days ago</span><span>Today</span></div></li>`
+    `<div class=ax aria-hidden=true><span>${dates.length} days ago</span><span>Today</span></div></li>`
   )
 }
 
@@ -115,17 +108,17 @@ function incidentsHtml(list: PublicIncident[], days: number): string {
 }
 
 /** Joined with +, not Array#join: that would copy the 4,500 bars once more than encoding does. */
-function monitorsHtml(monitors: PublicMonitor[]): string {
-  const full = new Map<string, string>()
+function monitorsHtml(monitors: MonitorView[], dates: string[]): string {
+  const full = dates.map((date) => `<li><i>${date}: 100%</i>`)
   let out = ''
-  for (let i = 0; i < monitors.length; i++) out += monitorHtml(monitors[i], i, full)
+  for (let i = 0; i < monitors.length; i++) out += monitorHtml(monitors[i], i, dates, full)
   return out
 }
 
-export function renderStatusPage(p: PublicStatusPage, incidentDays: number): string {
+export function renderStatusPage(p: PageView, incidentDays: number): string {
   const names = new Map(p.monitors.map((m) => [m.id, m.name]))
   const monitors = p.monitors.length
-    ? `<ul class=m>${monitorsHtml(p.monitors)}</ul>`
+    ? `<ul class=m>${monitorsHtml(p.monitors, p.dates)}</ul>`
     : '<p class=mu>No monitors on this page yet.</p>'
   return (
     '<!doctype html><html lang=en><head><meta charset=utf-8>' +

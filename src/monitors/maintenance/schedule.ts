@@ -46,8 +46,12 @@ function formatter(tz: string): Intl.DateTimeFormat {
   return f
 }
 
+/** Zones that are UTC at every instant: no formatting needed (Intl's formatToParts is slow). */
+const UTC_ZONES = new Set(['UTC', 'Etc/UTC', 'Etc/GMT', 'GMT'])
+
 /** The zone's offset from UTC at an instant, in ms (local wall time = instant + offset). */
 export function zoneOffset(ms: number, tz: string): number {
+  if (UTC_ZONES.has(tz)) return 0
   const parts: Record<string, number> = {}
   for (const p of formatter(tz).formatToParts(new Date(ms)))
     if (p.type !== 'literal') parts[p.type] = Number(p.value)
@@ -55,8 +59,22 @@ export function zoneOffset(ms: number, tz: string): number {
   return wall - Math.floor(ms / 1000) * 1000
 }
 
+/** wallToInstant's answers: a page's weekly windows ask for the same few days at every build. */
+const instants = new Map<string, number>()
+
 /** The instant a wall-clock time (given as if it were UTC ms) happens in the zone. */
 export function wallToInstant(wall: number, tz: string): number {
+  const key = `${tz} ${wall}`
+  let t = instants.get(key)
+  if (t === undefined) {
+    t = instantOf(wall, tz)
+    if (instants.size >= 4096) instants.clear()
+    instants.set(key, t)
+  }
+  return t
+}
+
+function instantOf(wall: number, tz: string): number {
   const before = zoneOffset(wall - HALF_DAY_MS, tz)
   const after = zoneOffset(wall + HALF_DAY_MS, tz)
   const valid = [wall - before, wall - after].filter((t) => zoneOffset(t, tz) === wall - t)
