@@ -5,7 +5,12 @@
  * page a crowd reloads during an outage. Dates and percents are digits: only names and texts the
  * user typed are escaped.
  */
-import type { OverallState, PublicIncident, PublicMaintenance, PublicState } from '../contract/status-pages.js'
+import type {
+  OverallState,
+  PublicIncident,
+  PublicMaintenance,
+  PublicState,
+} from '../contract/status-pages.js'
 import type { MonitorView, PageView } from './model.js'
 import { STATUS_CSS } from './style.js'
 

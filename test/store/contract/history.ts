@@ -113,6 +113,39 @@ export function historyContract(t: ContractContext): void {
     await expected()
   })
 
+  it('sums a window from its first whole hour to the newest run, across whole UTC days', async () => {
+    const store = await t.open()
+    const ms = mon(store)
+    const m = await ms.createMonitor(monitor('alice', null))
+    const day0 = Math.floor(Date.now() / DAY) * DAY - 9 * DAY
+    // one run at 03:10 and a failed one at 20:30 each day, the failed ones only on odd days
+    for (let d = 0; d < 9; d++) {
+      await ms.finishRun(m, runAt(m, day0 + d * DAY + 3 * HOUR + 10 * 60_000, null), [], h(true))
+      await ms.finishRun(m, runAt(m, day0 + d * DAY + 20 * HOUR + 30 * 60_000, null), [], h(d % 2 === 0))
+    }
+    const since = [
+      day0 + 3 * HOUR + 30 * 60_000, // inside day 0's 03:00 hour: that bucket starts before, not counted
+      day0 + 4 * HOUR, // after day 0's 03:10 run
+      day0 + 21 * HOUR, // after day 0's last run
+      day0 + 8 * DAY + 20 * HOUR, // the last run only
+      day0 + 9 * DAY, // nothing since
+    ]
+    expect(await ms.rollupTotals([m.id], since)).toEqual(
+      new Map([
+        [
+          m.id,
+          [
+            { runs: 17, failed_runs: 4 },
+            { runs: 17, failed_runs: 4 },
+            { runs: 16, failed_runs: 4 },
+            { runs: 1, failed_runs: 0 },
+            { runs: 0, failed_runs: 0 },
+          ],
+        ],
+      ]),
+    )
+  })
+
   it('keeps hourly buckets 31 days and daily ones 400', async () => {
     const store = await t.open()
     const ms = mon(store)
