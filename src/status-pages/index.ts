@@ -5,6 +5,7 @@
  * UptimePort is how the pages read monitoring history without keeping their own.
  */
 import type { ServerOptions } from '../server/context.js'
+import { writeCount } from '../store/writes.js'
 import type { RateLimiter } from '../server/rate-limit.js'
 import { statusPageApiRoutes } from './api-routes.js'
 import { PublicPages, statusPagePublicRoutes } from './public-routes.js'
@@ -26,6 +27,8 @@ export function statusPageRoutes(opts: ServerOptions, limiter: RateLimiter, hist
   const uptime = history ?? NO_HISTORY
   return {
     ...statusPageApiRoutes(opts, service, limiter),
-    ...statusPagePublicRoutes(new PublicPages({ pages, monitors: opts.store.monitors, uptime })),
+    ...statusPagePublicRoutes(
+      new PublicPages({ pages, monitors: opts.store.monitors, uptime, writes: writeCount(opts.store) }),
+    ),
   }
 }

@@ -5,7 +5,10 @@
  * Caching: the view of a page is built from the page, its monitors and their rollups, and kept
  * for CACHE_TTL_MS keyed by a fingerprint of what a visitor would see change at once (the page's
  * last edit, each monitor's name, state and URL): a monitor going down or an edit shows at the
- * next request, uptime figures within the TTL. Responses carry a strong ETag of their body and
+ * next request, uptime figures within the TTL. With `writes` (this process's write count,
+ * store/writes.ts), a view whose count has not moved is served without reading the store at all;
+ * when it moved, the fingerprint is read again. Other instances' writes (PostgreSQL) are not
+ * counted: they show when the view expires, within CACHE_TTL_MS (the pages' max-age too). Responses carry a strong ETag of their body and
  * `Cache-Control: public, max-age=30`; a matching `If-None-Match` gets 304 with no body.
  */
 import { createHash } from 'node:crypto'
@@ -36,6 +39,8 @@ const BADGE_CACHE = 'max-age=60'
 
 interface View {
   fingerprint: string
+  /** The write count read before the view's first read of the store. */
+  writes: number | undefined
   expires: number
   model: PageView
   /** The page, encoded once: every request of the view sends these bytes as they are. */
@@ -53,6 +58,8 @@ export interface PublicPagesOptions {
   uptime: UptimePort
   now?: () => number
   ttlMs?: number
+  /** This process's writes to monitors and pages (store/writes.ts); without it every request reads. */
+  writes?: () => number
 }
 
 /** A strong validator of the body; not a secret, so the faster SHA-1 serves (27 characters). */
@@ -93,6 +100,10 @@ export class PublicPages {
 
   /** The view of a slug, built or from the cache; undefined for a slug nobody has. */
   async view(slug: string): Promise<View | undefined> {
+    const writes = this.o.writes?.()
+    const now = this.now()
+    const cached = this.cache.get(slug)
+    if (cached && writes !== undefined && cached.writes === writes && cached.expires > now) return cached
     const page = await this.o.pages.getStatusPageBySlug(slug)
     if (!page) {
       this.cache.delete(slug)
@@ -104,14 +115,16 @@ export class PublicPages {
       page.updated_at,
       ...monitors.map((m) => `${m.id}|${m.state}|${m.paused}|${m.name}|${m.url}`),
     ].join('\n')
-    const now = this.now()
-    const cached = this.cache.get(slug)
-    if (cached && cached.fingerprint === fingerprint && cached.expires > now) return cached
+    if (cached && cached.fingerprint === fingerprint && cached.expires > now) {
+      cached.writes = writes
+      return cached
+    }
     const model = await buildPublicPage(page, monitors, this.o.uptime, now)
     const html = UTF8.encode(renderStatusPage(model, INCIDENT_DAYS))
     let json: { body: string; tag: string } | undefined
     const view: View = {
       fingerprint,
+      writes,
       expires: now + this.ttlMs,
       model,
       html,
