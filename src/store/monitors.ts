@@ -156,6 +156,12 @@ export interface RollupBucket {
   downtime_seconds: number
 }
 
+/** Runs and failed runs of consecutive buckets, oldest first (MonitorStore.rollupCountsOf). */
+export interface RollupCounts {
+  runs: Uint32Array
+  failed_runs: Uint32Array
+}
+
 /** Sums of hourly buckets from a start to now, per window (the monitor view's `uptime`). */
 export interface RollupTotals {
   runs: number
@@ -280,6 +286,17 @@ export interface MonitorStore {
     fromMs: number,
     toMs: number,
   ): Promise<Map<string, RollupBucket[]>>
+  /**
+   * Optional, a lean `rollupsOf` for a page's bars: each monitor's runs and failed runs of `count`
+   * buckets from `fromMs` (a bucket's start), oldest first, 0 where there is no bucket; a monitor
+   * without history is absent. Backends without it are read through `rollupsOf`.
+   */
+  rollupCountsOf?(
+    monitorIds: string[],
+    granularity: RollupGranularity,
+    fromMs: number,
+    count: number,
+  ): Promise<Map<string, RollupCounts>>
   /**
    * For each monitor, the sums of its hourly buckets starting at or after each of `sinceMs`
    * (one entry per since, in order); monitors without runs are absent.

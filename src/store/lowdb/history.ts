@@ -20,6 +20,7 @@ import { BUCKET_MS, INCIDENT_RETENTION_MS, RETENTION_MS, rollupMs } from '../his
 import type {
   IncidentRecord,
   RollupBucket,
+  RollupCounts,
   RollupGranularity,
   RollupTotals,
   RunHistory,
@@ -55,6 +56,18 @@ class Ring {
 
   /** The newest bucket number held (-1: none). */
   top = -1
+
+  /** Runs and failed runs of `count` buckets from bucket `first` into `runs` and `failed` (none: 0). */
+  counts(first: number, runs: Uint32Array, failed: Uint32Array): void {
+    const oldest = Math.ceil((Date.now() - RETENTION_MS[this.g]) / BUCKET_MS[this.g])
+    for (let i = 0; i < runs.length; i++) {
+      const b = first + i
+      const s = b % this.size
+      if (b < oldest || this.idx[s] !== b) continue
+      runs[i] = this.n[s * F + RUNS]
+      failed[i] = this.n[s * F + FAILED]
+    }
+  }
 
   /** Runs and failed runs of buckets [first, end), by arithmetic over at most `size` slots. */
   sum(first: number, end: number): [number, number] {
@@ -254,6 +267,19 @@ export class LowdbHistory {
     const m = this.byMonitor.get(monitorId)
     if (!m) return []
     return (g === 'hour' ? m.hours : m.days).range(fromMs, toMs)
+  }
+
+  /** Runs and failed runs of `count` buckets from `fromMs` (a bucket's start), by monitor with history. */
+  countsOf(ids: string[], g: RollupGranularity, fromMs: number, count: number): Map<string, RollupCounts> {
+    const out = new Map<string, RollupCounts>()
+    for (const id of ids) {
+      const m = this.byMonitor.get(id)
+      if (!m) continue
+      const c = { runs: new Uint32Array(count), failed_runs: new Uint32Array(count) }
+      ;(g === 'hour' ? m.hours : m.days).counts(Math.ceil(fromMs / BUCKET_MS[g]), c.runs, c.failed_runs)
+      out.set(id, c)
+    }
+    return out
   }
 
   /** `fn` of each monitor, by id; a monitor `fn` finds nothing for (undefined or empty) is absent. */

@@ -405,13 +405,15 @@ export class LowdbMonitorStore implements MonitorStore {
 
   async rollups(
     monitorId: string,
-    granularity: RollupGranularity,
+    g: RollupGranularity,
     fromMs: number,
     toMs: number,
   ): Promise<RollupBucket[]> {
-    return this.history.rollups(monitorId, granularity, fromMs, toMs)
+    return this.history.rollups(monitorId, g, fromMs, toMs)
   }
-
+  async rollupCountsOf(ids: string[], g: RollupGranularity, fromMs: number, count: number) {
+    return this.history.countsOf(ids, g, fromMs, count)
+  }
   async rollupsOf(ids: string[], g: RollupGranularity, fromMs: number, toMs: number) {
     return this.history.each(ids, (id) => this.history.rollups(id, g, fromMs, toMs))
   }
@@ -423,7 +425,6 @@ export class LowdbMonitorStore implements MonitorStore {
   async incidents(monitorId: string, sinceMs: number): Promise<IncidentRecord[]> {
     return this.history.incidents(monitorId, sinceMs)
   }
-
   async pruneHistory(now: number): Promise<number> {
     // buckets need no sweep here (a ring's slots are reused); closed incidents do
     return this.history.prune(now)
