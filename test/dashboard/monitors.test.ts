@@ -133,6 +133,15 @@ describe.runIf(haveChromium || process.env.CI)('monitor pages', { timeout: 120_0
     await run()
     await page.clock.runFor(16_000)
     await page.locator('.badge.st-down').first().waitFor()
+    // the live parts are swapped one by one: wait for each before counting (a loaded machine saw 0)
+    await page
+      .getByText(/Down since/)
+      .first()
+      .waitFor()
+    await page
+      .getByText(/and still down/)
+      .first()
+      .waitFor()
     expect(await page.getByText(/Down since/).count()).toBe(1)
     expect(await page.getByText(/and still down/).count()).toBe(1)
     await expectAccessible(page, 'monitor page, down')
