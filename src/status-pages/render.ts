@@ -39,18 +39,47 @@ export const STATE_TEXT: Record<PublicState, string> = {
 export const pct = (p: number | null) => (p === null ? 'no data' : `${Math.round(p * 100) / 100}%`)
 
 /**
+ * The 100% bar of each of the page's dates, made once a page: every monitor shows the same 90
+ * days, and most of its bars are 100% (no class). `all` is every date's 100% bar in one string
+ * (flattened by the first slice), `at[i]` where bar i starts in it: a run of 100% days is one
+ * slice, and few pieces make the page cheap to flatten and encode (a piece a bar cost more).
+ */
+interface FullBars {
+  all: string
+  at: number[]
+}
+
+function fullBars(dates: string[]): FullBars {
+  const at: number[] = []
+  let all = ''
+  for (const date of dates) {
+    at.push(all.length)
+    all += `<li><i>${date}: 100%</i>`
+  }
+  at.push(all.length)
+  return { all, at }
+}
+
+/**
  * A monitor's day bars: each its date and percent as text, and a colour class (none for 100%, the
  * usual day, so 4,500 bars cost a few bytes each; `</li>` is optional in HTML and left out too).
- * `full` holds each date's bar at 100%, made once a page: every monitor shows the same 90 days, so
- * most bars are one string already made (few pieces also make the page cheap to encode).
  */
-function barsHtml(percents: (number | null)[], dates: string[], full: string[]): string {
+function barsHtml(percents: (number | null)[], dates: string[], full: FullBars): string {
   let out = ''
-  for (let i = 0; i < percents.length; i++) {
-    const p = percents[i]
+  let run = -1 // the first of the current run of 100% days
+  for (let i = 0; i <= percents.length; i++) {
+    const p = i < percents.length ? percents[i] : undefined
+    if (p === 100) {
+      if (run < 0) run = i
+      continue
+    }
+    if (run >= 0) {
+      out += full.all.slice(full.at[run], full.at[i])
+      run = -1
+    }
+    if (p === undefined) break
     const date = dates[i]
-    if (p === 100) out += full[i]
-    else if (p === null) out += `<li class=n><i>${date}: no data</i>`
+    if (p === null) out += `<li class=n><i>${date}: no data</i>`
     else
       out += `<li${p > 100 ? '' : p >= 99 ? ' class=y' : p >= 95 ? ' class=o' : ' class=r'}><i>${date}: ${pct(p)}</i>`
   }
@@ -73,7 +102,7 @@ export function duration(seconds: number): string {
 export const utc = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`
 const time = (iso: string) => `<time datetime="${esc(iso)}">${utc(iso)}</time>`
 
-function monitorHtml(m: MonitorView, i: number, dates: string[], full: string[]): string {
+function monitorHtml(m: MonitorView, i: number, dates: string[], full: FullBars): string {
   const bars = barsHtml(m.percents, dates, full)
   const first = dates[0] ?? ''
   return (
@@ -114,7 +143,7 @@ function incidentsHtml(list: PublicIncident[], days: number): string {
 
 /** Joined with +, not Array#join: that would copy the 4,500 bars once more than encoding does. */
 function monitorsHtml(monitors: MonitorView[], dates: string[]): string {
-  const full = dates.map((date) => `<li><i>${date}: 100%</i>`)
+  const full = fullBars(dates)
   let out = ''
   for (let i = 0; i < monitors.length; i++) out += monitorHtml(monitors[i], i, dates, full)
   return out
