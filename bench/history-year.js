@@ -93,11 +93,11 @@ const load = () =>
     .map((x) => x.toFixed(1))
     .join(' ')
 
-const ASSERTIONS = [
-  { source: 'status_code', property: null, comparison: 'equals', target: '200' },
-  { source: 'text_body', property: null, comparison: 'contains', target: 'loopback target' },
-  { source: 'response_time', property: null, comparison: 'less_than', target: '5000' },
-]
+const ASSERTIONS = /** @type {const} */ ([
+  { source: 'status_code', comparison: 'equals', target: '200' },
+  { source: 'text_body', comparison: 'contains', target: 'loopback target' },
+  { source: 'response_time', comparison: 'less_than', target: '5000' },
+])
 
 /** One simulated run at `at` (ms) and its history; a 10-minute outage every three days. */
 function simulate(m, at, st) {
@@ -433,7 +433,7 @@ async function postgres(target) {
       templates.map((m, i) => {
         const { run, h } = simulate(m, at, st[i])
         runs++
-        return ms.finishRun(m, run, [], h)
+        return ms.finishRun(m, /** @type {any} */ (run), [], h)
       }),
     )
     if (performance.now() - lastLog > 30_000) {

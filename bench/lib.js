@@ -158,7 +158,7 @@ export async function stopChild(child) {
  * `sitehealth serve` on a free port, the way users start it. Returns its URL, admin token,
  * start-up time and helpers to create keys and stop it.
  */
-/** @param {{ dataDir: string, args?: string[], adminToken?: string, cli?: string }} opts */
+/** @param {{ dataDir: string, args?: string[], adminToken?: string, cli?: string, timeoutMs?: number }} opts */
 export async function startServe({ dataDir, args = [], adminToken: token, cli = CLI, timeoutMs = 60_000 }) {
   // with --database-url the admin token must come from the environment (docs/decisions.md#scale-out)
   const env = { SITEHEALTH_ADMIN_TOKEN: token ?? '' }
