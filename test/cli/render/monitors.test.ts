@@ -50,7 +50,9 @@ describe('monitors runs: what each run made of the assertions', () => {
       'm1',
     )
     // tab-separated for scripts (no header row): the assertions are the last column
-    expect(out.split('\n')[0].split('\t').at(-1)).toBe('1 of 2 failed: json_body $.status equals ok (saw nothing)')
+    expect(out.split('\n')[0].split('\t').at(-1)).toBe(
+      '1 of 2 failed: json_body $.status equals ok (saw nothing)',
+    )
   })
 
   it('says they held, and "-" for a monitor without assertions', () => {
