@@ -215,7 +215,13 @@ describe('config and auth: a key holder needs no admin rights', { timeout: 180_0
     expect(url.code, url.stderr).toBe(0)
     const refused = await cli(['config', 'set', 'api-key', bad.key], { env: cfgEnv() })
     expectOneLineError(refused, 4, /revoked/)
-    const typo = await cli(['config', 'set', 'api-key', `${key.slice(0, -1)}x`], { env: cfgEnv() })
+    // one character changed: a key that already ends in "x" needs another letter to be a typo
+    const typo = await cli(
+      ['config', 'set', 'api-key', `${key.slice(0, -1)}${key.endsWith('x') ? 'y' : 'x'}`],
+      {
+        env: cfgEnv(),
+      },
+    )
     expectOneLineError(typo, 2, /checksum/)
     const ok = await cli(['config', 'set', 'api-key', '-'], { env: cfgEnv(), input: `${key}\n` })
     expect(ok.code, ok.stderr).toBe(0)
