@@ -133,11 +133,15 @@ export async function startReceiver(): Promise<Receiver> {
   }
 }
 
-/** Polls until `fn` returns a truthy value or `ms` pass. */
+/**
+ * Polls until `fn` returns a truthy value or `ms` pass, every `everyMs` (keep polls that call the
+ * API under its 120-a-minute limit per key).
+ */
 export async function waitFor<T>(
   fn: () => Promise<T> | T,
   ms: number,
   what: string,
+  everyMs = 100,
 ): Promise<NonNullable<T>> {
   const deadline = Date.now() + ms
   let last: T | undefined
@@ -145,7 +149,7 @@ export async function waitFor<T>(
     last = await fn()
     if (last) return last as NonNullable<T>
     if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 100))
+    await new Promise((r) => setTimeout(r, everyMs))
   }
 }
 
