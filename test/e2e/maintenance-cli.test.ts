@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { publicApi, waitFor } from '../helpers/api.js'
-import { startServe, type Served } from '../helpers/serve.js'
+import { startServe, UNLIMITED, type Served } from '../helpers/serve.js'
 import { cliRunner, expectEnvelope, expectOneLineError, expectPlain } from '../helpers/cli.js'
 
 let served: Served
@@ -32,7 +32,7 @@ beforeAll(async () => {
       : s.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><p>ok'),
   )
   await new Promise<void>((r) => site.listen(0, '127.0.0.1', r))
-  served = await startServe({ args: ['--min-interval', '1', '--quiet'] })
+  served = await startServe({ args: ['--min-interval', '1', ...UNLIMITED, '--quiet'] })
   home = await mkdtemp(join(tmpdir(), 'sitehealth-mw-home-'))
   key = (await served.createKey({ user: 'mw', credits: 500 })).key
 }, 120_000)

@@ -11,7 +11,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { publicApi, waitFor } from '../helpers/api.js'
-import { CLI, startServe, type Served } from '../helpers/serve.js'
+import { CLI, startServe, UNLIMITED, type Served } from '../helpers/serve.js'
 
 let served: Served
 let home: string
@@ -28,7 +28,7 @@ async function call(name: string, args: Record<string, unknown> = {}) {
 const text = (r: CallToolResult) => r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n')
 
 beforeAll(async () => {
-  served = await startServe({ args: ['--min-interval', '1', '--quiet'] })
+  served = await startServe({ args: ['--min-interval', '1', ...UNLIMITED, '--quiet'] })
   home = await mkdtemp(join(tmpdir(), 'sitehealth-mcpmon-home-'))
   key = (await served.createKey({ user: 'mcpmon', credits: 0 })).key
   client = new Client({ name: 'test', version: '1.0.0' })

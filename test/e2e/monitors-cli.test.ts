@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { makeTestPki } from '../fixtures/certs.js'
 import { cliRunner } from '../helpers/cli.js'
-import { CLI, startServe, type Served } from '../helpers/serve.js'
+import { CLI, startServe, UNLIMITED, type Served } from '../helpers/serve.js'
 import { startFlappySite, waitFor, type FlappySite } from '../monitors/fixtures.js'
 
 let served: Served
@@ -28,7 +28,7 @@ beforeAll(async () => {
   const pki = await makeTestPki()
   site = await startFlappySite(pki.valid)
   served = await startServe({
-    args: ['--min-interval', '1', '--quiet'],
+    args: ['--min-interval', '1', ...UNLIMITED, '--quiet'],
     env: { NODE_EXTRA_CA_CERTS: pki.caPath },
   })
   key = (await served.createKey({ user: 'cli', credits: 100 })).key

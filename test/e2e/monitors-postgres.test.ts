@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { makeTestPki, type TestPki } from '../fixtures/certs.js'
-import { startServe, type Served } from '../helpers/serve.js'
+import { startServe, UNLIMITED, type Served } from '../helpers/serve.js'
 import { describePg, freshDatabase } from '../store/postgres/pg.js'
 import { startFlappySite, startReceiver, waitFor, type FlappySite } from '../monitors/fixtures.js'
 
@@ -42,9 +42,7 @@ describePg('monitors on PostgreSQL, two instances', () => {
         '8',
         '--catch-up-window',
         '1',
-        // these tests poll the API while monitors run; the limit per key is not what they test
-        '--rate-limit',
-        '100000',
+        ...UNLIMITED,
         '--quiet',
       ],
       env: { NODE_EXTRA_CA_CERTS: pki.caPath, SITEHEALTH_ADMIN_TOKEN: ADMIN },

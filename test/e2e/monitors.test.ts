@@ -6,7 +6,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { makeTestPki, type TestPki } from '../fixtures/certs.js'
-import { startServe, type Served } from '../helpers/serve.js'
+import { startServe, UNLIMITED, type Served } from '../helpers/serve.js'
 import {
   startFlappySite,
   startReceiver,
@@ -21,7 +21,16 @@ let expiring: FlappySite
 let receiver: Receiver
 let served: Served
 
-const FLAGS = ['--min-interval', '1', '--alert-backoff', '50', '--catch-up-window', '1', '--quiet']
+const FLAGS = [
+  '--min-interval',
+  '1',
+  '--alert-backoff',
+  '50',
+  '--catch-up-window',
+  '1',
+  ...UNLIMITED,
+  '--quiet',
+]
 
 async function api(key: string, method: string, path: string, body?: unknown, base = served.url) {
   const res = await fetch(`${base}/api/public/v1${path}`, {
