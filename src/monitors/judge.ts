@@ -27,6 +27,17 @@ export type Observation =
       headersPresent: string[] | null
     }
 
+/**
+ * A good run: it answered, reachably, and every assertion held. Anything else is a failing run:
+ * it counts towards down here, and regressions (regression.ts, through rules.ts) leave it out of
+ * the baseline. The one test of both.
+ */
+export function isGoodRun(
+  obs: Observation,
+): obs is Extract<Observation, { kind: 'saved' }> & { unreachable: false } {
+  return obs.kind === 'saved' && !obs.unreachable && !obs.assertionFailed
+}
+
 export interface RaisedEvent {
   event: EventName
   message: string
@@ -43,8 +54,7 @@ export function judgeAvailability(
   /** Why an open regression degrades the monitor (regression.ts), or null. */
   regressed: string | null = null,
 ): ActiveState {
-  const failed = obs.kind === 'failed' || obs.unreachable || !!obs.assertionFailed
-  if (failed) {
+  if (!isGoodRun(obs)) {
     memory.failures = prev.memory.failures + 1
     memory.successes = 0
     const why =

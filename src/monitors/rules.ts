@@ -7,7 +7,13 @@
 import type { SavedCheck } from '../contract/schemas.js'
 import { CERT_THRESHOLDS_DAYS, type LastCheck } from '../contract/monitors.js'
 import type { MonitorMemory, StoredAlerts } from '../store/monitors.js'
-import { judgeAvailability, type ActiveState, type Observation, type RaisedEvent } from './judge.js'
+import {
+  isGoodRun,
+  judgeAvailability,
+  type ActiveState,
+  type Observation,
+  type RaisedEvent,
+} from './judge.js'
 import { judgeRegressions } from './regression.js'
 
 export type { ActiveState, Observation, RaisedEvent } from './judge.js'
@@ -58,9 +64,10 @@ export function evaluate(
   const memory: MonitorMemory = { ...prev.memory, cert_sent: [...prev.memory.cert_sent] }
 
   // regressions judge good runs only: an outage is down, not a regression, and moves no baseline
-  const good = obs.kind === 'saved' && !obs.unreachable && !obs.assertionFailed
   const regressionEvents: RaisedEvent[] = []
-  const regressed = good ? judgeRegressions(prev.url, obs.check, memory, regressionEvents, now) : null
+  const regressed = isGoodRun(obs)
+    ? judgeRegressions(prev.url, obs.check, memory, regressionEvents, now)
+    : null
   const state = judgeAvailability(prev, obs, memory, events, now, regressed)
 
   if (obs.kind === 'saved') {

@@ -166,6 +166,21 @@ describe('score.regressed', () => {
   })
 })
 
+describe('a good run', () => {
+  it('a run failing only an assertion fails for both halves: it counts towards down and moves no baseline', () => {
+    const m = monitor()
+    m.many(19, 90, 100, T0)
+    // answered and reachable, 50 points down, but an assertion failed: down, not regressed
+    m.feed(run(40, 100, { assertionFailed: 'status is 200 (saw 503)' }), T0 + DAY)
+    expect(m.state).toBe('down')
+    expect(m.log.at(-1)?.message).toMatch(/is down .*: assertion failed: status is 200 \(saw 503\)$/)
+    // had it gone into the history, this would be the 20th run and a regression
+    m.feed(run(50, 100), T0 + DAY + MIN)
+    expect(m.state).toBe('up')
+    expect(m.events()).toEqual(['monitor.down', 'monitor.up'])
+  })
+})
+
 describe('response_time.regressed', () => {
   /** `n` runs at 100 ms a minute apart, days before: a 7-day p95 of about 100 ms. */
   function withHistory(n = 600) {
