@@ -8,7 +8,6 @@
  */
 import type { MaintenanceService } from '../monitors/maintenance/index.js'
 import { percent, uptimeWindows } from '../monitors/uptime/index.js'
-import { DAY_MS } from '../store/history.js'
 import type { MonitorStore } from '../store/monitors.js'
 import type { UptimePort } from '../status-pages/index.js'
 
@@ -26,31 +25,17 @@ export function rollupUptime(
       )
     },
     async days(ms, fromMs, count) {
-      const out = new Map<string, (number | null)[]>()
-      if (monitors.rollupCountsOf) {
-        // the lean read where the backend has it: two arrays a monitor, not 90 bucket objects
-        const counts = await monitors.rollupCountsOf(
-          ms.map((m) => m.id),
-          'day',
-          fromMs,
-          count,
-        )
-        for (const [id, c] of counts) {
-          const days = new Array<number | null>(count)
-          for (let i = 0; i < count; i++) days[i] = percent(c.runs[i], c.failed_runs[i])
-          out.set(id, days)
-        }
-        return out
-      }
-      const buckets = await monitors.rollupsOf(
+      // two arrays a monitor, not 90 bucket objects
+      const counts = await monitors.rollupCountsOf(
         ms.map((m) => m.id),
         'day',
         fromMs,
-        fromMs + count * DAY_MS,
+        count,
       )
-      for (const [id, list] of buckets) {
-        const days = new Array<number | null>(count).fill(null)
-        for (const b of list) days[Math.round((b.start - fromMs) / DAY_MS)] = percent(b.runs, b.failed_runs)
+      const out = new Map<string, (number | null)[]>()
+      for (const [id, c] of counts) {
+        const days = new Array<number | null>(count)
+        for (let i = 0; i < count; i++) days[i] = percent(c.runs[i], c.failed_runs[i])
         out.set(id, days)
       }
       return out

@@ -287,11 +287,11 @@ export interface MonitorStore {
     toMs: number,
   ): Promise<Map<string, RollupBucket[]>>
   /**
-   * Optional, a lean `rollupsOf` for a page's bars: each monitor's runs and failed runs of `count`
-   * buckets from `fromMs` (a bucket's start), oldest first, 0 where there is no bucket; a monitor
-   * without history is absent. Backends without it are read through `rollupsOf`.
+   * A lean `rollupsOf` for a page's bars: each monitor's runs and failed runs of `count` buckets
+   * from `fromMs` (a bucket's start), oldest first, 0 where there is no bucket; a monitor without
+   * history in the range is absent.
    */
-  rollupCountsOf?(
+  rollupCountsOf(
     monitorIds: string[],
     granularity: RollupGranularity,
     fromMs: number,

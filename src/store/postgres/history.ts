@@ -9,10 +9,11 @@
  * primary key, usually empty). Incidents change only when the state crosses down.
  */
 import { sql, type Kysely, type RawBuilder } from 'kysely'
-import { bucketStart, INCIDENT_RETENTION_MS, RETENTION_MS, rollupMs } from '../history.js'
+import { BUCKET_MS, bucketStart, INCIDENT_RETENTION_MS, RETENTION_MS, rollupMs } from '../history.js'
 import type {
   IncidentRecord,
   RollupBucket,
+  RollupCounts,
   RollupGranularity,
   RollupTotals,
   RunHistory,
@@ -127,6 +128,41 @@ export async function readRollupsOf(
   // ordered here, not by the database: sorting 4,500 rows by uuid there cost more than the read
   const out = groupBy(rows, bucketOf)
   for (const list of out.values()) list.sort((a, b) => a.start - b.start)
+  return out
+}
+
+/**
+ * Runs and failed runs of `count` buckets from `fromMs` (ceiled to a bucket start) for several
+ * monitors, one row a monitor (array_agg of its buckets, not one row a bucket): a status page's
+ * bars. Buckets starting before `oldestMs` (past retention, not yet pruned) count as none.
+ */
+export async function readCountsOf(
+  db: Kysely<Database>,
+  ids: string[],
+  g: RollupGranularity,
+  fromMs: number,
+  count: number,
+  oldestMs: number,
+): Promise<Map<string, RollupCounts>> {
+  const size = BUCKET_MS[g]
+  const first = Math.ceil(fromMs / size) * size
+  const { rows } = await sql<{ monitor_id: string; i: number[]; r: number[]; f: number[] }>`
+    SELECT monitor_id, array_agg(((start_ms - ${String(first)}::bigint) / ${size}::bigint)::int) AS i,
+      array_agg(runs) AS r, array_agg(failed_runs) AS f
+    FROM monitor_rollups
+    WHERE monitor_id = ANY(${ids}::uuid[]) AND granularity = ${g}
+      AND start_ms >= ${String(Math.max(first, Math.trunc(oldestMs)))}::bigint
+      AND start_ms < ${String(first + count * size)}::bigint
+    GROUP BY monitor_id`.execute(db)
+  const out = new Map<string, RollupCounts>()
+  for (const row of rows) {
+    const c = { runs: new Uint32Array(count), failed_runs: new Uint32Array(count) }
+    row.i.forEach((i, k) => {
+      c.runs[i] = row.r[k]
+      c.failed_runs[i] = row.f[k]
+    })
+    out.set(row.monitor_id, c)
+  }
   return out
 }
 

@@ -18,6 +18,7 @@ import type {
   Page,
   PageOptions,
   RollupBucket,
+  RollupCounts,
   RollupGranularity,
   RollupTotals,
   RunHistory,
@@ -28,6 +29,7 @@ import { RETENTION_MS } from '../history.js'
 import {
   historySql,
   pruneHistory,
+  readCountsOf,
   readIncidents,
   readIncidentsOf,
   readRollups,
@@ -324,6 +326,18 @@ export class PgMonitors implements MonitorStore {
     if (ids.length === 0) return new Map()
     const from = Math.max(fromMs, this.now() - RETENTION_MS[granularity])
     return readRollupsOf(this.db, ids, granularity, from, toMs)
+  }
+
+  async rollupCountsOf(
+    monitorIds: string[],
+    granularity: RollupGranularity,
+    fromMs: number,
+    count: number,
+  ): Promise<Map<string, RollupCounts>> {
+    const ids = monitorIds.filter((id) => UUID.test(id))
+    if (ids.length === 0 || count <= 0) return new Map()
+    // past retention: gone (as rollupsOf), even where a paused monitor's prune has not run yet
+    return readCountsOf(this.db, ids, granularity, fromMs, count, this.now() - RETENTION_MS[granularity])
   }
 
   async rollupTotals(monitorIds: string[], sinceMs: number[]): Promise<Map<string, RollupTotals[]>> {

@@ -238,13 +238,14 @@ export function historyContract(t: ContractContext): void {
     expect([...incidents.keys()]).toEqual([a.id])
     expect(incidents.get(a.id)).toEqual(await ms.incidents(a.id, base - 3 * DAY))
     expect(incidents.get(a.id)!.map((i) => i.cause)).toEqual(['refused'])
-    // the lean read of counts, where a backend has it: the same runs, a 0 for each day without
-    if (ms.rollupCountsOf) {
-      const counts = await ms.rollupCountsOf(ids, 'day', from - DAY, 4)
-      expect([...counts.get(a.id)!.runs]).toEqual([1, 1, 2, 0])
-      expect([...counts.get(a.id)!.failed_runs]).toEqual([0, 0, 1, 0])
-      expect([...counts.get(b.id)!.runs]).toEqual([0, 0, 0, 1])
-      expect(counts.has(quiet.id)).toBe(false)
-    }
+    // the lean read of counts: the same runs, a 0 for each day without
+    const counts = await ms.rollupCountsOf(ids, 'day', from - DAY, 4)
+    expect([...counts.get(a.id)!.runs]).toEqual([1, 1, 2, 0])
+    expect([...counts.get(a.id)!.failed_runs]).toEqual([0, 0, 1, 0])
+    expect([...counts.get(b.id)!.runs]).toEqual([0, 0, 0, 1])
+    expect(counts.has(quiet.id)).toBe(false)
+    const hourly = await ms.rollupCountsOf([a.id], 'hour', base - DAY, 2)
+    expect([...hourly.get(a.id)!.runs]).toEqual([1, 1])
+    expect([...hourly.get(a.id)!.failed_runs]).toEqual([0, 1])
   })
 }
