@@ -4,37 +4,25 @@
  * run, which runs no check and charges nothing), alerts as for http monitors, and a maintenance
  * window silences them alike.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, expect, it } from 'vitest'
 import { CheckCapacity } from '../../src/capacity/index.js'
 import { hashKey } from '../../src/contract/api-key.js'
 import { MonitorCreate } from '../../src/contract/monitors.js'
 import { monitorIdOfToken } from '../../src/monitors/heartbeat.js'
 import { MonitorService, secretBox, type Deliverer } from '../../src/monitors/index.js'
-import { openLowdbStore } from '../../src/store/index.js'
-import { openPostgresStore } from '../../src/store/postgres/index.js'
 import type { Store } from '../../src/store/types.js'
-import { removeDir, tempDir } from '../store/helpers.js'
-import { describePg, freshDatabase, freshSchema } from '../store/postgres/pg.js'
+import { describeOnEachStore } from '../store/each-store.js'
 
-let dir: string
+/** The store of the running test: embedded, then PostgreSQL (describeOnEachStore at the end). */
 let store: Store
 let clock: number
 let checks = 0
 const sent: string[] = []
 
-/** The store the tests run on: embedded by default, PostgreSQL in the block at the end. */
-let openStore = async (): Promise<Store> => openLowdbStore(dir)
-
-beforeEach(async () => {
-  dir = await tempDir()
-  store = await openStore()
+beforeEach(() => {
   clock = Date.parse('2026-11-26T10:00:00Z')
   checks = 0
   sent.length = 0
-})
-afterEach(async () => {
-  await store.close()
-  await removeDir(dir)
 })
 
 function service() {
@@ -195,17 +183,4 @@ function heartbeatContract() {
   })
 }
 
-describe('heartbeat monitors (embedded store)', heartbeatContract)
-
-describePg('heartbeat monitors (PostgreSQL)', () => {
-  let db: Awaited<ReturnType<typeof freshDatabase>>
-  beforeAll(async () => {
-    db = await freshDatabase()
-    openStore = async () => openPostgresStore({ url: db.url, schema: await freshSchema(db.url), poolSize: 2 })
-  })
-  afterAll(async () => {
-    openStore = async () => openLowdbStore(dir)
-    await db?.drop()
-  })
-  heartbeatContract()
-})
+describeOnEachStore('heartbeat monitors', (s) => (store = s), heartbeatContract)

@@ -7,24 +7,21 @@
  */
 import { createServer, type Server } from 'node:https'
 import type { AddressInfo } from 'node:net'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, expect, it } from 'vitest'
 import { CheckCapacity } from '../../src/capacity/index.js'
 import { runCheck } from '../../src/checks/index.js'
 import { MonitorService, secretBox } from '../../src/monitors/index.js'
-import { openLowdbStore } from '../../src/store/index.js'
-import { openPostgresStore } from '../../src/store/postgres/index.js'
 import type { Store } from '../../src/store/types.js'
 import { makeTestPki, type TestPki } from '../fixtures/certs.js'
 import { SECURITY_HEADERS } from '../fixtures/targets.js'
-import { removeDir, tempDir } from '../store/helpers.js'
-import { describePg, freshDatabase, freshSchema } from '../store/postgres/pg.js'
+import { describeOnEachStore } from '../store/each-store.js'
 import { RecordingDeliverer } from './fixtures.js'
 
 const T0 = Date.parse('2026-11-18T09:00:00Z')
 const MIN = 60_000
 const DAY = 86_400_000
 
-let dir: string
+/** The store of the running test: embedded, then PostgreSQL (describeOnEachStore at the end). */
 let store: Store
 let server: Server
 let port: number
@@ -33,12 +30,9 @@ let clock = T0
 const site = { headers: true, delayMs: 0 }
 const HEAVY = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title></head><body>${'<p>Sale.</p>'.repeat(170_000)}</body></html>`
 
-let openStore = async (): Promise<Store> => openLowdbStore(dir)
 let pki: TestPki
 
 beforeEach(async () => {
-  dir = await tempDir()
-  store = await openStore()
   clock = T0
   site.headers = true
   site.delayMs = 0
@@ -62,8 +56,6 @@ beforeEach(async () => {
 afterEach(async () => {
   server.closeAllConnections()
   await new Promise((r) => server.close(r))
-  await store.close()
-  await removeDir(dir)
 })
 
 async function setUp() {
@@ -160,17 +152,4 @@ function regressionContract() {
   })
 }
 
-describe('regressions (embedded store)', regressionContract)
-
-describePg('regressions (PostgreSQL)', () => {
-  let db: Awaited<ReturnType<typeof freshDatabase>>
-  beforeAll(async () => {
-    db = await freshDatabase()
-    openStore = async () => openPostgresStore({ url: db.url, schema: await freshSchema(db.url), poolSize: 2 })
-  })
-  afterAll(async () => {
-    openStore = async () => openLowdbStore(dir)
-    await db?.drop()
-  })
-  regressionContract()
-})
+describeOnEachStore('regressions', (s) => (store = s), regressionContract)

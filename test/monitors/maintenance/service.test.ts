@@ -3,7 +3,7 @@
  * starts_at, a monitor that is not the caller's), and runs inside a window: recorded, no state
  * change, no alert, not counted in uptime; once the window is over, the same failures alert.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { CheckCapacity } from '../../../src/capacity/index.js'
 import { CheckError } from '../../../src/checks/errors.js'
 import type { CheckReport } from '../../../src/checks/types.js'
@@ -11,31 +11,20 @@ import { MaintenanceCreate } from '../../../src/contract/monitoring.js'
 import { MaintenanceError } from '../../../src/monitors/maintenance/index.js'
 import { MonitorService, secretBox, type Deliverer } from '../../../src/monitors/index.js'
 import { dashboardMonitors } from '../../../src/serve/index.js'
-import { openLowdbStore } from '../../../src/store/index.js'
-import { openPostgresStore } from '../../../src/store/postgres/index.js'
 import type { Store } from '../../../src/store/types.js'
 import { fakeReport } from '../../helpers/report.js'
-import { removeDir, tempDir } from '../../store/helpers.js'
-import { describePg, freshDatabase, freshSchema } from '../../store/postgres/pg.js'
+import { describeOnEachStore, withEmbeddedStore } from '../../store/each-store.js'
 
-let dir: string
+/** The store of the running test: embedded, or each in turn for the runs (describeOnEachStore at the end). */
 let store: Store
-/** The store the tests run on: embedded by default, PostgreSQL in the block at the end. */
-let openStore = async (): Promise<Store> => openLowdbStore(dir)
 let clock: number
 let site: 'up' | 'down'
 const sent: string[] = []
 
-beforeEach(async () => {
-  dir = await tempDir()
-  store = await openStore()
+beforeEach(() => {
   clock = Date.parse('2026-11-26T10:00:00Z')
   site = 'up'
   sent.length = 0
-})
-afterEach(async () => {
-  await store.close()
-  await removeDir(dir)
 })
 
 const check = async (url: string): Promise<CheckReport> => {
@@ -74,6 +63,7 @@ function service() {
 const parse = (body: unknown) => MaintenanceCreate.safeParse(body)
 
 describe('maintenance window input', () => {
+  withEmbeddedStore((s) => (store = s))
   it('refuses unknown time zones and ends_at before starts_at, naming the field', () => {
     const bad = parse({
       name: 'x',
@@ -116,6 +106,7 @@ describe('maintenance window input', () => {
 })
 
 describe('the dashboard’s monitors', () => {
+  withEmbeddedStore((s) => (store = s))
   it('read maintenance inside a window, like the API', async () => {
     const svc = service()
     const { monitor } = await svc.create('ada', { url: 'https://shop.example.com/' })
@@ -204,17 +195,4 @@ function runsContract() {
   })
 }
 
-describe('runs inside a maintenance window (embedded store)', runsContract)
-
-describePg('runs inside a maintenance window (PostgreSQL)', () => {
-  let db: Awaited<ReturnType<typeof freshDatabase>>
-  beforeAll(async () => {
-    db = await freshDatabase()
-    openStore = async () => openPostgresStore({ url: db.url, schema: await freshSchema(db.url), poolSize: 2 })
-  })
-  afterAll(async () => {
-    openStore = async () => openLowdbStore(dir)
-    await db?.drop()
-  })
-  runsContract()
-})
+describeOnEachStore('runs inside a maintenance window', (s) => (store = s), runsContract)
