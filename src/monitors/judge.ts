@@ -19,6 +19,8 @@ export type Observation =
       check: LastCheck
       /** Reachability needs review (e.g. HTTP 500): counts as a failure for down. */
       unreachable: boolean
+      /** What reachability found when it needs review (e.g. "… answers 503 Service Unavailable; …"). */
+      unreachableWhy?: string
       /** A failed assertion in words (what it saw): counts as a failure for down; null/absent when all held. */
       assertionFailed?: string | null
       /** null for plain http or when no certificate was seen. */
@@ -61,7 +63,7 @@ export function judgeAvailability(
       obs.kind === 'failed'
         ? obs.error.message
         : obs.unreachable
-          ? `it answered, but ${obs.check.status}: unreachable`
+          ? (obs.unreachableWhy ?? `it answered, but its reachability needs review`)
           : `assertion failed: ${obs.assertionFailed}`
     if (prev.state === 'down') {
       const every = prev.alerts.remind_every_minutes ?? null

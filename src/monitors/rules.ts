@@ -48,6 +48,7 @@ export function observeCheck(check: LastCheck, signals: SavedCheck['checks']): O
     kind: 'saved',
     check,
     unreachable: signals.reachability.status === 'needs_review',
+    ...(signals.reachability.status === 'needs_review' && { unreachableWhy: signals.reachability.message }),
     certDaysLeft: daysLeft,
     certInvalid,
     headersPresent: Array.isArray(present) ? present.map(String) : null,

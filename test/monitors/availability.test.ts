@@ -18,17 +18,19 @@ let store: LowdbStore
 let server: Server
 let port: number
 let answering = true
+let status = 200
 
 beforeEach(async () => {
   dir = await tempDir()
   store = await openLowdbStore(dir)
   answering = true
+  status = 200
   server = createServer((req, res) => {
     if (!answering) {
       req.socket.destroy()
       return
     }
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+    res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' })
     res.end(
       '<!doctype html><html lang="en"><head><title>Intranet</title></head><body><h1>ok</h1></body></html>',
     )
@@ -85,6 +87,24 @@ describe('availability first', () => {
     expect(deliverer.sent.map((p) => p.event)).toEqual(['monitor.down', 'monitor.up'])
     expect(deliverer.sent[1]!.message).not.toMatch(/degraded/)
     expect(deliverer.sent[1]!.state).toBe('up')
+  }, 30_000)
+
+  it('an answer with a server error is down, and monitor.down says what the site answered', async () => {
+    const { svc, deliverer } = service()
+    await store.users.ensure('ada', 10)
+    const { monitor } = await svc.create('ada', {
+      url: `http://127.0.0.1:${port}/`,
+      alerts: { down_after: 1 },
+      channels: [{ type: 'webhook', url: 'https://hooks.example.com/x' }],
+    })
+    status = 503
+    const down = await svc.run(monitor, 'manual')
+    expect(down.kind === 'saved' && down.monitor?.state).toBe('down')
+    await svc.drain()
+    const [alert] = deliverer.sent
+    expect(alert?.event).toBe('monitor.down')
+    expect(alert?.message).toMatch(/answers 503 Service Unavailable/)
+    expect(alert?.message).not.toMatch(/needs_review/)
   }, 30_000)
 
   it('alerts.min_score makes it degraded (monitor.degraded and score.below), and back up once above', async () => {
