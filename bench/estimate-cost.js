@@ -16,6 +16,7 @@ import { evaluate } from '../dist/checks/evaluate.js'
 import { parseTargetUrl } from '../dist/checks/guard.js'
 import { PAGES, startCorpus } from '../test/fixtures/perf-corpus/corpus.js'
 import { HOLDOUT2_PAGES } from '../test/fixtures/perf-corpus/holdout2.js'
+import { HOLDOUT3_PAGES } from '../test/fixtures/perf-corpus/holdout3.js'
 import { UNSEEN_PAGES } from '../test/fixtures/perf-corpus/unseen.js'
 
 const rounds = Number(process.argv[process.argv.indexOf('--rounds') + 1] || 3) || 3
@@ -24,7 +25,7 @@ const pct = (xs, p) => {
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]
 }
 
-const pages = [...PAGES, ...UNSEEN_PAGES, ...HOLDOUT2_PAGES]
+const pages = [...PAGES, ...UNSEEN_PAGES, ...HOLDOUT2_PAGES, ...HOLDOUT3_PAGES]
 const corpus = await startCorpus({ pages })
 const gather = []
 const judge = []
