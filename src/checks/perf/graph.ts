@@ -164,10 +164,14 @@ export function buildGraph(load: PageLoad, link = SIMULATED_MOBILE): PageGraph {
   )
   // every font and first-screen image that arrives makes the page recompute style and layout, a
   // task as long as the first one (so long with a lot of CSS)
-  for (const id of [...fonts, ...swapFonts]) cpu(`relayout-${id}`, layoutMs, [id, 'first-paint'], 'layout')
+  const relayoutMs =
+    (CPU_COST.firstLayoutMs + (cssBytes / 1000) * CPU_COST.styleMsPerKB * CPU_COST.relayoutStyleShare) *
+    link.cpuSlowdown *
+    link.layoutSlowdownShare
+  for (const id of [...fonts, ...swapFonts]) cpu(`relayout-${id}`, relayoutMs, [id, 'first-paint'], 'layout')
 
   const lcpOptimistic = [...fcp, ...fonts, ...(textPaint ? [textPaint] : [])]
-  addImages(fetched, { net, cpu, serverOf, layoutMs, link }, lowPriorityImages, lcpOptimistic)
+  addImages(fetched, { net, cpu, serverOf, layoutMs: relayoutMs, link }, lowPriorityImages, lcpOptimistic)
   return {
     nodes,
     fcp: unique(fcp),
@@ -298,10 +302,15 @@ function addImages(
 }
 
 /** A script's main-thread time on the simulated CPU: its code's size, and the long loops it shows. */
-function scriptCost(decodedBytes: number, loops: number, link: typeof SIMULATED_MOBILE): number {
+function scriptCost(
+  decodedBytes: number,
+  loops: number,
+  link: typeof SIMULATED_MOBILE,
+  deferred = false,
+): number {
   const ms =
     CPU_COST.scriptBaseMs +
-    (decodedBytes / 1000) * CPU_COST.scriptMsPerKB +
+    (decodedBytes / 1000) * (deferred ? CPU_COST.deferredScriptMsPerKB : CPU_COST.scriptMsPerKB) +
     (loops * CPU_COST.loopNsPerTurn) / 1e6
   return ms * link.cpuSlowdown
 }
@@ -325,7 +334,7 @@ function addScriptRuns(
   const rid = (i: number) => `r${i}`
   for (const { r, i } of fetched) {
     if (r.kind !== 'script') continue
-    const cost = scriptCost(r.decodedBytes, r.busyLoopIterations ?? 0, link)
+    const cost = scriptCost(r.decodedBytes, r.busyLoopIterations ?? 0, link, r.execution !== 'blocking')
     if (r.execution === 'blocking') {
       // a classic script runs once it is in and every stylesheet before it has applied
       const id = `run-${rid(i)}`

@@ -146,7 +146,7 @@ describe('estimate: total blocking time', () => {
     const big = estimate(page({ resources: [res('script', 'a.js', 600_000, { execution: 'defer' })] }))
       .metrics.tbt
     expect(small).toBe(0)
-    expect(big).toBeGreaterThan(500)
+    expect(big).toBeGreaterThan(250) // 600 KB deferred: Lighthouse measures about 0.6 ms a KB, less 50
   })
 })
 
