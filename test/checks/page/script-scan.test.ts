@@ -12,6 +12,25 @@ describe('busyLoopIterations: long counted loops a static read can see', () => {
     expect(busyLoopIterations('while (n < 300000) n++; for (;i < 700000;) i++')).toBe(1_000_000)
   })
 
+  it('multiplies nested counted loops (two loops of 6,000 were 0: each alone is short)', () => {
+    expect(
+      busyLoopIterations(
+        'for (var a = 0; a < 6000; a++) { for (var b = 0; b < 6000; b++) { s = s * 31 + b } }',
+      ),
+    ).toBe(36_000_000)
+    // without braces, and a loop split over ten timers
+    expect(busyLoopIterations('for (i = 0; i < 1000; i++) for (j = 0; j < 1000; j++) s += j; t()')).toBe(
+      1_000_000,
+    )
+    expect(
+      busyLoopIterations(
+        'for (var c = 0; c < 10; c++) setTimeout(function () { for (var j = 0; j < 6000000; j++) {} }, 0)',
+      ),
+    ).toBe(60_000_000)
+    // loops one after the other do not multiply
+    expect(busyLoopIterations('for (a = 0; a < 1000; a++) {} for (b = 0; b < 1000; b++) {}')).toBe(0)
+  })
+
   it('ignores short loops (ordinary code, already in the per-byte cost) and loops bounded by a variable', () => {
     expect(busyLoopIterations('for (var i = 0; i < 8; i++) {}')).toBe(0)
     expect(busyLoopIterations('for (var i = 0; i < items.length; i++) {}')).toBe(0)
