@@ -26,6 +26,8 @@ import type {
   RunHistory,
   RunRecord,
 } from '../monitors.js'
+import { IncidentList } from './incident-list.js'
+import { SharedStrings } from './run-ring.js'
 
 /** Counter fields per slot, in this order. */
 const RUNS = 0
@@ -155,7 +157,7 @@ interface MonitorHistory {
   last: string
   hours: Ring
   days: Ring
-  incidents: IncidentRecord[]
+  incidents: IncidentList
 }
 
 /** One monitor's part of history.bin: a JSON header, then the rings' arrays as they are in memory. */
@@ -215,12 +217,24 @@ class ChunkReader {
 export class LowdbHistory {
   private readonly byMonitor = new Map<string, MonitorHistory>()
 
+  /** `strings`: the store's table of shared strings (incidents' causes). */
+  constructor(private readonly strings = new SharedStrings()) {}
+
+  private fresh(monitorId: string): MonitorHistory {
+    return {
+      last: '',
+      hours: new Ring(HOURS, 'hour'),
+      days: new Ring(DAYS, 'day'),
+      incidents: new IncidentList(monitorId, this.strings),
+    }
+  }
+
   /** Rolls a run up and opens or closes its incident; a run already rolled up is ignored. */
   add(run: RunRecord, h: RunHistory): void {
     let m = this.byMonitor.get(run.monitor_id)
     if (m && run.id <= m.last) return
     if (!m) {
-      m = { last: '', hours: new Ring(HOURS, 'hour'), days: new Ring(DAYS, 'day'), incidents: [] }
+      m = this.fresh(run.monitor_id)
       this.byMonitor.set(run.monitor_id, m)
     }
     m.last = run.id
@@ -228,7 +242,7 @@ export class LowdbHistory {
     m.hours.add(at, h, run)
     m.days.add(at, h, run)
     if (h.incident && 'open' in h.incident) {
-      if (!m.incidents.some((i) => i.ended_at === null))
+      if (!m.incidents.hasOpen())
         m.incidents.push({
           id: run.id,
           monitor_id: run.monitor_id,
@@ -237,29 +251,21 @@ export class LowdbHistory {
           cause: h.incident.open,
         })
     } else if (h.incident) {
-      const open = m.incidents.find((i) => i.ended_at === null)
-      if (open) open.ended_at = run.started_at
-      m.incidents = m.incidents.filter(
-        (i) => i.ended_at === null || Date.parse(i.ended_at) >= at - INCIDENT_RETENTION_MS,
-      )
+      m.incidents.close(run.started_at)
+      m.incidents.pruneBefore(at - INCIDENT_RETENTION_MS)
     }
   }
 
   /** Drops incidents closed before their retention at `now` (of monitors that stopped running too). */
   prune(now: number): number {
     let removed = 0
-    for (const m of this.byMonitor.values()) {
-      const kept = m.incidents.filter(
-        (i) => i.ended_at === null || Date.parse(i.ended_at) >= now - INCIDENT_RETENTION_MS,
-      )
-      removed += m.incidents.length - kept.length
-      m.incidents = kept
-    }
+    for (const m of this.byMonitor.values()) removed += m.incidents.pruneBefore(now - INCIDENT_RETENTION_MS)
     return removed
   }
 
   /** Forgets a deleted monitor's history. */
   drop(monitorId: string): void {
+    this.byMonitor.get(monitorId)?.incidents.release()
     this.byMonitor.delete(monitorId)
   }
 
@@ -311,11 +317,7 @@ export class LowdbHistory {
   }
 
   incidents(monitorId: string, sinceMs: number): IncidentRecord[] {
-    const list = this.byMonitor.get(monitorId)?.incidents ?? []
-    return list
-      .filter((i) => i.ended_at === null || Date.parse(i.ended_at) >= sinceMs)
-      .map((i) => ({ ...i }))
-      .reverse()
+    return this.byMonitor.get(monitorId)?.incidents.since(sinceMs).reverse() ?? []
   }
 
   /** Every bucket and incident of a monitor (copying the store: `db import`). */
@@ -324,7 +326,7 @@ export class LowdbHistory {
     if (!m) return { rollups: [], incidents: [] }
     return {
       rollups: [...m.hours.range(0, Infinity), ...m.days.range(0, Infinity)],
-      incidents: m.incidents.map((i) => ({ ...i })),
+      incidents: m.incidents.all(),
     }
   }
 
@@ -334,7 +336,7 @@ export class LowdbHistory {
     let bytes = MAGIC.length
     for (const [id, m] of this.byMonitor) {
       const header = Buffer.from(
-        JSON.stringify({ id, last: m.last, incidents: m.incidents } satisfies Header),
+        JSON.stringify({ id, last: m.last, incidents: m.incidents.all() } satisfies Header),
       )
       const len = Buffer.alloc(4)
       len.writeUInt32LE(header.length)
@@ -361,7 +363,7 @@ export class LowdbHistory {
       const r = new ChunkReader(fh)
       if (Buffer.from(await r.take(4).catch(() => new ArrayBuffer(0))).toString() !== MAGIC)
         throw new Error('not a history file (bad magic)')
-      this.byMonitor.clear()
+      for (const id of [...this.byMonitor.keys()]) this.drop(id)
       const ring = async (size: number, g: RollupGranularity) => {
         const idx = new Int32Array(await r.take(size * 4))
         const n = new Uint32Array(await r.take(size * F * 4))
@@ -373,7 +375,9 @@ export class LowdbHistory {
         const h = JSON.parse(Buffer.from(await r.take(len)).toString('utf8')) as Header
         const hours = await ring(HOURS, 'hour')
         const days = await ring(DAYS, 'day')
-        this.byMonitor.set(h.id, { last: h.last, hours, days, incidents: h.incidents })
+        const incidents = new IncidentList(h.id, this.strings)
+        for (const i of h.incidents) incidents.push(i)
+        this.byMonitor.set(h.id, { last: h.last, hours, days, incidents })
       }
     } finally {
       await fh.close()

@@ -39,6 +39,8 @@ import { LowdbHistory } from './history.js'
 import { DueHeap } from '../../shared/due-heap.js'
 import { Journal, readJournal, type WriteFn } from './journal.js'
 import { readSnapshot, snapshotPieces } from './snapshot-file.js'
+import { flatten, indexed, lowerBound, pageOf } from './paging.js'
+import { RunRing, SharedStrings } from './run-ring.js'
 
 export const DEFAULT_HISTORY_LIMIT = 100
 export const DEFAULT_COMPACT_BYTES = 64 * 1024 * 1024
@@ -68,49 +70,18 @@ interface Snapshot {
 
 const refKey = (userId: string, ref: string) => `${userId} ${ref}`
 
-function* flatten<T>(lists: Iterable<T[]>): Generator<T> {
-  for (const list of lists) yield* list
-}
-
-/** Index of the first element >= x in an ascending string array. */
-function lowerBound(a: string[], x: string): number {
-  let lo = 0
-  let hi = a.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (a[mid] < x) lo = mid + 1
-    else hi = mid
-  }
-  return lo
-}
-
-/** Newest first from an ascending list of items with ids, strictly before `before`. */
-function pageOf<T extends { id: string }>(items: T[], opts: PageOptions): Page<T> {
-  let end = items.length
-  if (opts.before !== undefined) {
-    let lo = 0
-    let hi = items.length
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1
-      if (items[mid].id < opts.before) lo = mid + 1
-      else hi = mid
-    }
-    end = lo
-  }
-  const start = Math.max(0, end - opts.limit)
-  const out = items.slice(start, end).reverse()
-  return { items: out, next: start > 0 && out.length > 0 ? out[out.length - 1].id : null }
-}
-
 export class LowdbMonitorStore implements MonitorStore {
   private readonly monitors = new Map<string, MonitorRecord>()
   /** Monitor ids per user, ascending (ids are time-ordered). */
   private readonly byUser = new Map<string, string[]>()
   /** `<user id> <ref>` → monitor id: refs are unique per user. */
   private readonly byRef = new Map<string, string>()
-  private readonly runs = new Map<string, RunRecord[]>()
+  /** Strings the packed runs and incidents share (run-ring.ts). */
+  private readonly strings = new SharedStrings()
+  /** The newest runs of each monitor, packed (run-ring.ts). */
+  private readonly runs = new Map<string, RunRing>()
   private readonly events = new Map<string, EventRecord[]>()
-  private readonly history = new LowdbHistory()
+  private readonly history = new LowdbHistory(this.strings)
   /** Delivery leases (one process: memory only, a restart starts with none held). */
   private readonly deliveryLeases = new Map<string, number>()
   private readonly heap = new DueHeap()
@@ -210,6 +181,7 @@ export class LowdbMonitorStore implements MonitorStore {
     if (!m) return
     this.monitors.delete(id)
     if (m.ref) this.byRef.delete(refKey(m.user_id, m.ref))
+    this.runs.get(id)?.release()
     this.runs.delete(id)
     this.events.delete(id)
     this.history.drop(id)
@@ -223,11 +195,10 @@ export class LowdbMonitorStore implements MonitorStore {
   }
 
   private addRun(r: RunRecord): void {
-    let list = this.runs.get(r.monitor_id)
-    if (!list) this.runs.set(r.monitor_id, (list = []))
-    if (list.length > 0 && list[list.length - 1].id >= r.id) return // replayed
-    list.push(r)
-    if (list.length > this.historyLimit) list.splice(0, list.length - this.historyLimit)
+    let ring = this.runs.get(r.monitor_id)
+    if (!ring)
+      this.runs.set(r.monitor_id, (ring = new RunRing(r.monitor_id, this.historyLimit, this.strings)))
+    ring.push(r) // a replayed run (an id not newer than the newest) is ignored
   }
 
   private addEvents(es: EventRecord[]): void {
@@ -396,11 +367,11 @@ export class LowdbMonitorStore implements MonitorStore {
   }
 
   async listRuns(monitorId: string, opts: PageOptions): Promise<Page<RunRecord>> {
-    return pageOf(this.runs.get(monitorId) ?? [], opts)
+    return pageOf(this.runs.get(monitorId) ?? indexed<RunRecord>([]), opts)
   }
 
   async listEvents(monitorId: string, opts: PageOptions): Promise<Page<EventRecord>> {
-    return pageOf(this.events.get(monitorId) ?? [], opts)
+    return pageOf(indexed(this.events.get(monitorId) ?? []), opts)
   }
 
   async rollups(

@@ -1,0 +1,420 @@
+/**
+ * A monitor's newest raw runs on the embedded store, which holds them in memory (issue 23: 10,000
+ * monitors × 100 runs). As objects a run with three assertion results took ~690 bytes of heap
+ * (its ids, times and enum values each a string of its own, every assertion an object); here a
+ * ring of packed columns takes ~140: ids as four 32-bit words, times as epoch ms, numbers in a
+ * Float64Array, repeated strings (outcome, state, error code and message, the assertions' own
+ * definitions as one JSON text, text an assertion saw) shared through a counted table. A run is
+ * made back into its record only when it is read, with the same keys in the same order.
+ *
+ * A run that does not fit the packed form exactly (an id that is not a lowercase UUID, a time that
+ * is not `toISOString`'s, a field of another type, keys in another order) is kept as it came, so
+ * what is read is always what was added.
+ */
+import type { RunRecord } from '../monitors.js'
+
+/** Strings shared by every ring of a store, each forgotten once no slot holds it. */
+export class SharedStrings {
+  private readonly held = new Map<string, { s: string; n: number }>()
+
+  /** The one copy of `s` (counted once more). */
+  hold(s: string): string {
+    let e = this.held.get(s)
+    if (!e) this.held.set(s, (e = { s, n: 0 }))
+    e.n++
+    return e.s
+  }
+
+  release(s: string | null | undefined): void {
+    if (typeof s !== 'string') return
+    const e = this.held.get(s)
+    if (e && --e.n <= 0) this.held.delete(s)
+  }
+
+  /** Distinct strings held (tests: nothing is kept once its runs are gone). */
+  get size(): number {
+    return this.held.size
+  }
+}
+
+const KEYS = [
+  'id',
+  'monitor_id',
+  'started_at',
+  'outcome',
+  'trigger',
+  'check_id',
+  'health_score',
+  'response_time_ms',
+  'state',
+  'error',
+  'assertions',
+] as const
+/** String columns a slot holds: outcome, trigger, state, error code, error message, assertion definitions. */
+const S = 6
+/** Slots a ring starts with (the default cap, 100, fits at once: growing in steps cost a load 10 %). */
+const FIRST_SLOTS = 128
+const NO_ERROR = 1
+const NO_CHECK = 2
+const NO_ASSERTIONS = 4
+
+const hex8 = (w: number) => (w >>> 0).toString(16).padStart(8, '0')
+
+/** The value of a lowercase hex digit, else -1. */
+function nibble(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48
+  if (c >= 97 && c <= 102) return c - 87
+  return -1
+}
+
+/** Writes a lowercase UUID's 128 bits to `words` from `at`; false (words left undefined) when `id` is not one. */
+export function putUuid(words: Uint32Array, at: number, id: unknown): boolean {
+  if (typeof id !== 'string' || id.length !== 36) return false
+  if (id[8] !== '-' || id[13] !== '-' || id[18] !== '-' || id[23] !== '-') return false
+  let w = 0
+  let n = 0
+  for (let i = 0; i < 36; i++) {
+    if (i === 8 || i === 13 || i === 18 || i === 23) continue
+    const v = nibble(id.charCodeAt(i))
+    if (v < 0) return false
+    w = w * 16 + v
+    if (++n % 8 === 0) {
+      words[at + n / 8 - 1] = w
+      w = 0
+    }
+  }
+  return true
+}
+
+const scratch = new Uint32Array(4)
+export const isUuid = (s: unknown): s is string => putUuid(scratch, 0, s)
+
+export function getUuid(words: Uint32Array, at: number): string {
+  const b = hex8(words[at + 1])
+  const c = hex8(words[at + 2])
+  return `${hex8(words[at])}-${b.slice(0, 4)}-${b.slice(4)}-${c.slice(0, 4)}-${c.slice(4)}${hex8(words[at + 3])}`
+}
+
+/** `n` decimal digits of `s` from `i` (-1: not digits). */
+function digits(s: string, i: number, n: number): number {
+  let v = 0
+  for (let k = i; k < i + n; k++) {
+    const c = s.charCodeAt(k) - 48
+    if (c < 0 || c > 9) return -1
+    v = v * 10 + c
+  }
+  return v
+}
+
+/**
+ * Epoch ms of a time in `toISOString`'s own form (`2026-11-26T07:21:51.123Z`, years 100-9999), else
+ * NaN: only such a time comes back the same from its ms. Read by hand, 4x faster than Date.parse
+ * and toISOString (a load reads a million).
+ */
+export function isoMs(s: unknown): number {
+  if (typeof s !== 'string' || s.length !== 24) return NaN
+  if (s[4] !== '-' || s[7] !== '-' || s[10] !== 'T' || s[13] !== ':' || s[16] !== ':' || s[19] !== '.')
+    return NaN
+  if (s[23] !== 'Z') return NaN
+  const y = digits(s, 0, 4)
+  const mo = digits(s, 5, 2)
+  const d = digits(s, 8, 2)
+  const h = digits(s, 11, 2)
+  const mi = digits(s, 14, 2)
+  const sec = digits(s, 17, 2)
+  const ms = digits(s, 20, 3)
+  if (y < 100 || mo < 1 || mo > 12 || d < 1 || h < 0 || h > 23 || mi < 0 || mi > 59) return NaN
+  if (sec < 0 || sec > 59 || ms < 0) return NaN
+  const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0)
+  const days = mo === 2 ? (leap ? 29 : 28) : mo === 4 || mo === 6 || mo === 9 || mo === 11 ? 30 : 31
+  return d > days ? NaN : Date.UTC(y, mo - 1, d, h, mi, sec, ms)
+}
+
+export const isIso = (s: unknown): s is string => !Number.isNaN(isoMs(s))
+const numOrNull = (x: unknown) => x === null || (typeof x === 'number' && Number.isFinite(x))
+const isActual = (x: unknown) =>
+  x === null ||
+  typeof x === 'string' ||
+  typeof x === 'boolean' ||
+  (typeof x === 'number' && Number.isFinite(x))
+
+/** Assertion definitions (every field of a result but passed and actual, in order) and their JSON. */
+interface Defs {
+  keys: string[][]
+  values: unknown[][]
+  json: string
+}
+
+/** True when `a` is an assertion result whose last keys are passed and actual (of JSON's kinds). */
+function result(a: unknown, keys: string[]): a is Record<string, unknown> {
+  const r = a as Record<string, unknown>
+  const n = keys.length
+  return (
+    n >= 2 &&
+    keys[n - 2] === 'passed' &&
+    keys[n - 1] === 'actual' &&
+    typeof r.passed === 'boolean' &&
+    isActual(r.actual)
+  )
+}
+
+/** `list`'s definitions when they are `d`'s (a monitor's runs mostly repeat them): no JSON made. */
+function sameDefs(list: unknown[], d: Defs): boolean {
+  if (list.length !== d.keys.length) return false
+  for (let i = 0; i < list.length; i++) {
+    const a = list[i] as Record<string, unknown>
+    if (typeof a !== 'object' || a === null) return false
+    const keys = Object.keys(a)
+    const dk = d.keys[i]
+    if (keys.length !== dk.length + 2 || !result(a, keys)) return false
+    for (let j = 0; j < dk.length; j++) if (keys[j] !== dk[j] || a[dk[j]] !== d.values[i][j]) return false
+  }
+  return true
+}
+
+/** The definitions of a run's assertion results, or null when they do not fit. */
+function definitions(list: unknown): Defs | null {
+  if (!Array.isArray(list) || list.length > 32) return null
+  const out: Defs = { keys: [], values: [], json: '' }
+  const defs: Record<string, unknown>[] = []
+  for (const a of list) {
+    if (typeof a !== 'object' || a === null || Array.isArray(a)) return null
+    const keys = Object.keys(a)
+    if (!result(a, keys)) return null
+    const d: Record<string, unknown> = {}
+    for (const k of keys.slice(0, -2)) {
+      if (!isActual(a[k])) return null
+      d[k] = a[k]
+    }
+    out.keys.push(keys.slice(0, -2))
+    out.values.push(Object.values(d))
+    defs.push(d)
+  }
+  out.json = JSON.stringify(defs)
+  return out
+}
+
+/** True when `r`, but for its ids and assertions, comes back from the packed form exactly as it is. */
+function fits(r: RunRecord, monitorId: string): boolean {
+  const keys = Object.keys(r)
+  const n = keys.length
+  if (n !== KEYS.length && n !== KEYS.length - 1) return false
+  for (let i = 0; i < n; i++) if (keys[i] !== KEYS[i]) return false
+  const e = r.error as unknown
+  return (
+    r.monitor_id === monitorId &&
+    typeof r.outcome === 'string' &&
+    typeof r.trigger === 'string' &&
+    typeof r.state === 'string' &&
+    numOrNull(r.health_score) &&
+    numOrNull(r.response_time_ms) &&
+    (e === null ||
+      (typeof e === 'object' &&
+        Object.keys(e).join() === 'code,message' &&
+        typeof r.error!.code === 'string' &&
+        typeof r.error!.message === 'string'))
+  )
+}
+
+/** The newest `cap` runs of one monitor, oldest first, in packed columns. */
+export class RunRing {
+  private size = 0
+  /** Slot of the oldest run. */
+  private head = 0
+  private slots = 0
+  private ids = new Uint32Array(0)
+  private checks = new Uint32Array(0)
+  /** started_at (epoch ms), health_score, response_time_ms (NaN: null) of each slot. */
+  private nums = new Float64Array(0)
+  private flags = new Uint8Array(0)
+  private passed = new Uint32Array(0)
+  private strs: (string | null)[] = []
+  /** What each assertion saw, `width` a slot. */
+  private actuals: unknown[] = []
+  private width = 0
+  /** Runs that do not fit the packed form, as they came (by slot). */
+  private odd: Map<number, RunRecord> | undefined
+  /** The id of the newest run ('' when none). */
+  lastId = ''
+  /** The assertion definitions of the last run packed with some. */
+  private defs: Defs | undefined
+
+  constructor(
+    readonly monitorId: string,
+    private readonly cap: number,
+    private readonly shared: SharedStrings,
+  ) {}
+
+  get length(): number {
+    return this.size
+  }
+
+  /** Adds a run newer than every one held (an older or equal id is ignored: a replay). */
+  push(r: RunRecord): void {
+    if (this.size > 0 && r.id <= this.lastId) return
+    if (this.cap <= 0) return
+    let slot: number
+    if (this.size === this.cap) {
+      slot = this.head
+      this.clear(slot)
+      this.head = (this.head + 1) % this.slots
+    } else {
+      if (this.size === this.slots) this.grow(Math.min(this.cap, Math.max(FIRST_SLOTS, this.slots * 2)))
+      slot = (this.head + this.size) % this.slots
+      this.size++
+    }
+    this.lastId = r.id
+    if (!this.pack(slot, r)) (this.odd ??= new Map()).set(slot, r)
+  }
+
+  /** Packs `r` into `slot`; false (nothing held) when it does not fit. */
+  private pack(slot: number, r: RunRecord): boolean {
+    const at = isoMs(r.started_at)
+    if (Number.isNaN(at) || !fits(r, this.monitorId) || !putUuid(this.ids, slot * 4, r.id)) return false
+    if (r.check_id !== null && !putUuid(this.checks, slot * 4, r.check_id)) return false
+    let defs = ''
+    const list = r.assertions
+    if (list !== undefined) {
+      if (!this.defs || !sameDefs(list, this.defs)) {
+        const d = definitions(list)
+        if (!d) return false
+        this.defs = d
+      }
+      defs = this.defs.json
+    }
+    let f = 0
+    if (r.check_id === null) f |= NO_CHECK
+    if (r.error === null) f |= NO_ERROR
+    if (list === undefined) f |= NO_ASSERTIONS
+    this.flags[slot] = f
+    this.nums[slot * 3] = at
+    this.nums[slot * 3 + 1] = r.health_score ?? NaN
+    this.nums[slot * 3 + 2] = r.response_time_ms ?? NaN
+    const o = slot * S
+    const h = this.shared
+    this.strs[o] = h.hold(r.outcome)
+    this.strs[o + 1] = h.hold(r.trigger)
+    this.strs[o + 2] = h.hold(r.state)
+    this.strs[o + 3] = r.error ? h.hold(r.error.code) : null
+    this.strs[o + 4] = r.error ? h.hold(r.error.message) : null
+    this.strs[o + 5] = list ? h.hold(defs) : null
+    const n = list?.length ?? 0
+    if (n > this.width) this.widen(n)
+    let bits = 0
+    for (let i = 0; i < n; i++) {
+      if (list![i].passed) bits |= 1 << i
+      const a = list![i].actual
+      this.actuals[slot * this.width + i] = typeof a === 'string' ? h.hold(a) : a
+    }
+    this.passed[slot] = bits
+    return true
+  }
+
+  /** Forgets what `slot` holds (its shared strings released). */
+  private clear(slot: number): void {
+    if (this.odd?.delete(slot)) return
+    const o = slot * S
+    for (let i = 0; i < S; i++) {
+      this.shared.release(this.strs[o + i])
+      this.strs[o + i] = null
+    }
+    for (let i = 0; i < this.width; i++) {
+      this.shared.release(this.actuals[slot * this.width + i] as string)
+      this.actuals[slot * this.width + i] = null
+    }
+  }
+
+  /** Lets go of every shared string (the monitor is deleted). */
+  release(): void {
+    for (let i = 0; i < this.size; i++) this.clear((this.head + i) % this.slots)
+    this.size = 0
+  }
+
+  /** Re-lays the columns for `slots` slots, oldest run first. */
+  private grow(slots: number): void {
+    const order = Array.from({ length: this.size }, (_, i) => (this.head + i) % this.slots)
+    const move = <T extends Uint32Array | Float64Array | Uint8Array>(
+      a: T,
+      per: number,
+      make: (n: number) => T,
+    ) => {
+      const b = make(slots * per)
+      order.forEach((s, i) => b.set(a.subarray(s * per, s * per + per), i * per))
+      return b
+    }
+    this.ids = move(this.ids, 4, (n) => new Uint32Array(n))
+    this.checks = move(this.checks, 4, (n) => new Uint32Array(n))
+    this.nums = move(this.nums, 3, (n) => new Float64Array(n))
+    this.flags = move(this.flags, 1, (n) => new Uint8Array(n))
+    this.passed = move(this.passed, 1, (n) => new Uint32Array(n))
+    const strs: (string | null)[] = new Array<string | null>(slots * S).fill(null)
+    const actuals: unknown[] = new Array<unknown>(slots * this.width).fill(null)
+    const odd = this.odd && new Map<number, RunRecord>()
+    order.forEach((s, i) => {
+      for (let k = 0; k < S; k++) strs[i * S + k] = this.strs[s * S + k]
+      for (let k = 0; k < this.width; k++) actuals[i * this.width + k] = this.actuals[s * this.width + k]
+      const r = this.odd?.get(s)
+      if (r) odd!.set(i, r)
+    })
+    this.strs = strs
+    this.actuals = actuals
+    this.odd = odd
+    this.head = 0
+    this.slots = slots
+  }
+
+  /** Room for `width` assertion results a slot. */
+  private widen(width: number): void {
+    const actuals: unknown[] = new Array<unknown>(this.slots * width).fill(null)
+    for (let s = 0; s < this.slots; s++)
+      for (let k = 0; k < this.width; k++) actuals[s * width + k] = this.actuals[s * this.width + k]
+    this.actuals = actuals
+    this.width = width
+  }
+
+  private slotOf(i: number): number {
+    return (this.head + i) % this.slots
+  }
+
+  /** The id of the `i`-th oldest run. */
+  idAt(i: number): string {
+    const s = this.slotOf(i)
+    return this.odd?.get(s)?.id ?? getUuid(this.ids, s * 4)
+  }
+
+  /** The `i`-th oldest run, as it was added. */
+  at(i: number): RunRecord {
+    const s = this.slotOf(i)
+    const odd = this.odd?.get(s)
+    if (odd) return odd
+    const f = this.flags[s]
+    const o = s * S
+    const n = (x: number) => (Number.isNaN(x) ? null : x)
+    const run: RunRecord = {
+      id: getUuid(this.ids, s * 4),
+      monitor_id: this.monitorId,
+      started_at: new Date(this.nums[s * 3]).toISOString(),
+      outcome: this.strs[o] as RunRecord['outcome'],
+      trigger: this.strs[o + 1] as RunRecord['trigger'],
+      check_id: f & NO_CHECK ? null : getUuid(this.checks, s * 4),
+      health_score: n(this.nums[s * 3 + 1]),
+      response_time_ms: n(this.nums[s * 3 + 2]),
+      state: this.strs[o + 2] as RunRecord['state'],
+      error: f & NO_ERROR ? null : { code: this.strs[o + 3]!, message: this.strs[o + 4]! },
+    }
+    if (!(f & NO_ASSERTIONS)) {
+      const defs = JSON.parse(this.strs[o + 5]!) as Record<string, unknown>[]
+      run.assertions = defs.map((d, i) => ({
+        ...d,
+        passed: (this.passed[s] & (1 << i)) !== 0,
+        actual: this.actuals[s * this.width + i],
+      })) as RunRecord['assertions']
+    }
+    return run
+  }
+
+  /** Every run, oldest first. */
+  *[Symbol.iterator](): Generator<RunRecord> {
+    for (let i = 0; i < this.size; i++) yield this.at(i)
+  }
+}
