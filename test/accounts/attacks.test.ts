@@ -4,24 +4,16 @@
  * enumeration through sign-up, the sign-in throttle race, guessing the current password, one
  * invite redeemed many times, guessing device user codes, and key names built to mislead.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { Accounts, AccountError, type SignupPolicy } from '../../src/accounts/service.js'
-import { openLowdbStore, type LowdbStore } from '../../src/store/index.js'
-import { removeDir, tempDir } from '../store/helpers.js'
+import type { LowdbStore } from '../../src/store/index.js'
+import { withEmbeddedStore } from '../store/each-store.js'
 
 const PW = 'correct horse battery'
 const FAST = { logN: 12, r: 8, p: 1 }
 
-let dir: string
 let store: LowdbStore
-beforeEach(async () => {
-  dir = await tempDir()
-  store = await openLowdbStore(dir)
-})
-afterEach(async () => {
-  await store.close()
-  await removeDir(dir)
-})
+withEmbeddedStore((s) => (store = s))
 
 const accounts = (
   signup: SignupPolicy = 'open',

@@ -1,25 +1,17 @@
 /** Accounts against a real embedded store: policies, links, sessions, throttling, disabling, the device grant. */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { Accounts, AccountError, type SignupPolicy } from '../../src/accounts/service.js'
 import { hashPassword, passwordProblem, verifyPassword } from '../../src/accounts/password.js'
 import { normaliseEmail, normaliseUserCode, newUserCode } from '../../src/accounts/tokens.js'
-import { openLowdbStore, type LowdbStore } from '../../src/store/index.js'
-import { removeDir, tempDir } from '../store/helpers.js'
+import type { LowdbStore } from '../../src/store/index.js'
+import { withEmbeddedStore } from '../store/each-store.js'
 
 const PW = 'correct horse battery'
 /** Tests only: scrypt at 2^12 keeps them quick; the production cost is tested once below. */
 const FAST = { logN: 12, r: 8, p: 1 }
 
-let dir: string
 let store: LowdbStore
-beforeEach(async () => {
-  dir = await tempDir()
-  store = await openLowdbStore(dir)
-})
-afterEach(async () => {
-  await store.close()
-  await removeDir(dir)
-})
+withEmbeddedStore((s) => (store = s))
 
 const accounts = (
   signup: SignupPolicy = 'open',

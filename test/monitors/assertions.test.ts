@@ -9,19 +9,17 @@ import type { AddressInfo } from 'node:net'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { CheckCapacity } from '../../src/capacity/index.js'
 import { MonitorService, secretBox } from '../../src/monitors/index.js'
-import { openLowdbStore, type LowdbStore } from '../../src/store/index.js'
-import { removeDir, tempDir } from '../store/helpers.js'
+import type { LowdbStore } from '../../src/store/index.js'
+import { withEmbeddedStore } from '../store/each-store.js'
 import { RecordingDeliverer } from './fixtures.js'
 
-let dir: string
 let store: LowdbStore
+withEmbeddedStore((s) => (store = s))
 let server: Server
 let port: number
 let status = 'ok'
 
 beforeEach(async () => {
-  dir = await tempDir()
-  store = await openLowdbStore(dir)
   status = 'ok'
   server = createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json', 'x-build': '42' })
@@ -33,8 +31,6 @@ beforeEach(async () => {
 afterEach(async () => {
   server.closeAllConnections()
   await new Promise((r) => server.close(r))
-  await store.close()
-  await removeDir(dir)
 })
 
 const recorder = new RecordingDeliverer()

@@ -9,20 +9,18 @@ import type { AddressInfo } from 'node:net'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { CheckCapacity } from '../../src/capacity/index.js'
 import { MonitorService, secretBox } from '../../src/monitors/index.js'
-import { openLowdbStore, type LowdbStore } from '../../src/store/index.js'
-import { removeDir, tempDir } from '../store/helpers.js'
+import type { LowdbStore } from '../../src/store/index.js'
+import { withEmbeddedStore } from '../store/each-store.js'
 import { RecordingDeliverer } from './fixtures.js'
 
-let dir: string
 let store: LowdbStore
+withEmbeddedStore((s) => (store = s))
 let server: Server
 let port: number
 let answering = true
 let status = 200
 
 beforeEach(async () => {
-  dir = await tempDir()
-  store = await openLowdbStore(dir)
   answering = true
   status = 200
   server = createServer((req, res) => {
@@ -41,8 +39,6 @@ beforeEach(async () => {
 afterEach(async () => {
   server.closeAllConnections()
   await new Promise((r) => server.close(r))
-  await store.close()
-  await removeDir(dir)
 })
 
 function service() {

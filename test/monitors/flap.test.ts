@@ -3,28 +3,22 @@
  * holds a down monitor down until enough good runs, remind_every_minutes repeats the alert as
  * monitor.still_down on the service's clock, and both reach the channels.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { CheckCapacity } from '../../src/capacity/index.js'
 import { CheckError } from '../../src/checks/errors.js'
 import type { CheckReport } from '../../src/checks/types.js'
 import { MonitorService, secretBox } from '../../src/monitors/index.js'
-import { openLowdbStore, type LowdbStore } from '../../src/store/index.js'
+import type { LowdbStore } from '../../src/store/index.js'
 import { fakeReport } from '../helpers/report.js'
-import { removeDir, tempDir } from '../store/helpers.js'
+import { withEmbeddedStore } from '../store/each-store.js'
 import { RecordingDeliverer } from './fixtures.js'
 
-let dir: string
 let store: LowdbStore
+withEmbeddedStore((s) => (store = s))
 let site: 'up' | 'down' = 'up'
 let clock = Date.parse('2026-11-20T10:00:00Z')
 beforeEach(async () => {
-  dir = await tempDir()
-  store = await openLowdbStore(dir)
   site = 'up'
-})
-afterEach(async () => {
-  await store.close()
-  await removeDir(dir)
 })
 
 const recorder = new RecordingDeliverer()

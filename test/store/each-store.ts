@@ -5,7 +5,7 @@
  * set) on a fresh schema per test, in one fresh database dropped after the suite.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe } from 'vitest'
-import { openLowdbStore } from '../../src/store/index.js'
+import { openLowdbStore, type LowdbStore } from '../../src/store/index.js'
 import { openPostgresStore } from '../../src/store/postgres/index.js'
 import type { Store } from '../../src/store/types.js'
 import { removeDir, tempDir } from './helpers.js'
@@ -15,9 +15,9 @@ import { describePg, freshDatabase, freshSchema } from './postgres/pg.js'
  * In the suite it is called in: a fresh embedded store in a fresh folder before each test, handed
  * to `opened` (after the beforeEach hooks of the suites around it); closed and removed after it.
  */
-export function withEmbeddedStore(opened: (store: Store) => void): void {
+export function withEmbeddedStore(opened: (store: LowdbStore) => void): void {
   let dir: string | undefined
-  let store: Store | undefined
+  let store: LowdbStore | undefined
   beforeEach(async () => {
     dir = await tempDir()
     store = await openLowdbStore(dir)
