@@ -9,41 +9,30 @@ import { CheckCapacity } from '../../src/capacity/index.js'
 import { hashKey } from '../../src/contract/api-key.js'
 import { MonitorCreate } from '../../src/contract/monitors.js'
 import { monitorIdOfToken } from '../../src/monitors/heartbeat.js'
-import { MonitorService, secretBox, type Deliverer } from '../../src/monitors/index.js'
+import { MonitorService, secretBox } from '../../src/monitors/index.js'
 import type { Store } from '../../src/store/types.js'
 import { describeOnEachStore } from '../store/each-store.js'
+import { RecordingDeliverer } from './fixtures.js'
 
 /** The store of the running test: embedded, then PostgreSQL (describeOnEachStore at the end). */
 let store: Store
 let clock: number
 let checks = 0
-const sent: string[] = []
+let recorder: RecordingDeliverer
+/** What the channels were sent, in order. */
+const sent = () => recorder.sent.map((p) => `${p.event}: ${p.message}`)
 
 beforeEach(() => {
   clock = Date.parse('2026-11-26T10:00:00Z')
   checks = 0
-  sent.length = 0
+  recorder = new RecordingDeliverer()
 })
 
 function service() {
-  const deliverer = {
-    async deliver(
-      _c: unknown,
-      payload: { event: string; message: string },
-      start: object,
-      record: (d: object) => Promise<void>,
-    ) {
-      sent.push(`${payload.event}: ${payload.message}`)
-      const done = { ...start, status: 'delivered', attempts: 1 }
-      await record(done)
-      return done
-    },
-    maxDurationMs: () => 1000,
-  }
   return new MonitorService({
     store,
     monitors: store.monitors,
-    deliverer: deliverer as unknown as Deliverer,
+    deliverer: recorder.asDeliverer(),
     secrets: secretBox('heartbeat test key material'),
     allowPrivateTargets: false,
     checkTimeoutMs: 15_000,
@@ -116,7 +105,7 @@ function heartbeatContract() {
     const out = await svc.run(due, 'schedule', due.next_run_at!)
     expect(out).toMatchObject({ kind: 'failed', monitor: { state: 'down' } })
     await settle()
-    expect(sent).toEqual([
+    expect(sent()).toEqual([
       'monitor.down: backup is down (1 failed run in a row): no beat for 90 s (interval + grace)',
     ])
     // while silent, one failed run per interval
@@ -125,11 +114,11 @@ function heartbeatContract() {
     clock += 5_000
     await svc.heartbeats.beat(pushToken!, 'up')
     await settle()
-    expect(sent.at(-1)).toBe('monitor.up: backup is up again: a beat arrived')
+    expect(sent().at(-1)).toBe('monitor.up: backup is up again: a beat arrived')
     clock += 5_000
     expect((await svc.heartbeats.beat(pushToken!, 'down', 'disk full'))?.state).toBe('down')
     await settle()
-    expect(sent.at(-1)).toMatch(/^monitor\.down: backup is down .*disk full$/)
+    expect(sent().at(-1)).toMatch(/^monitor\.down: backup is down .*disk full$/)
 
     const runs = (await store.monitors.listRuns(monitor.id, { limit: 10 })).items
     expect(runs.map((r) => [r.outcome, r.trigger, r.error?.code ?? null])).toEqual([

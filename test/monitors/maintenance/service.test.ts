@@ -9,22 +9,25 @@ import { CheckError } from '../../../src/checks/errors.js'
 import type { CheckReport } from '../../../src/checks/types.js'
 import { MaintenanceCreate } from '../../../src/contract/monitoring.js'
 import { MaintenanceError } from '../../../src/monitors/maintenance/index.js'
-import { MonitorService, secretBox, type Deliverer } from '../../../src/monitors/index.js'
+import { MonitorService, secretBox } from '../../../src/monitors/index.js'
 import { dashboardMonitors } from '../../../src/serve/index.js'
 import type { Store } from '../../../src/store/types.js'
 import { fakeReport } from '../../helpers/report.js'
 import { describeOnEachStore, withEmbeddedStore } from '../../store/each-store.js'
+import { RecordingDeliverer } from '../fixtures.js'
 
 /** The store of the running test: embedded, or each in turn for the runs (describeOnEachStore at the end). */
 let store: Store
 let clock: number
 let site: 'up' | 'down'
-const sent: string[] = []
+let recorder: RecordingDeliverer
+/** What the channels were sent, in order. */
+const sent = () => recorder.sent.map((p) => p.event)
 
 beforeEach(() => {
   clock = Date.parse('2026-11-26T10:00:00Z')
   site = 'up'
-  sent.length = 0
+  recorder = new RecordingDeliverer()
 })
 
 const check = async (url: string): Promise<CheckReport> => {
@@ -33,24 +36,10 @@ const check = async (url: string): Promise<CheckReport> => {
 }
 
 function service() {
-  const deliverer = {
-    async deliver(
-      _c: unknown,
-      payload: { event: string },
-      start: object,
-      record: (d: object) => Promise<void>,
-    ) {
-      sent.push(payload.event)
-      const done = { ...start, status: 'delivered', attempts: 1 }
-      await record(done)
-      return done
-    },
-    maxDurationMs: () => 1000,
-  }
   return new MonitorService({
     store,
     monitors: store.monitors,
-    deliverer: deliverer as unknown as Deliverer,
+    deliverer: recorder.asDeliverer(),
     secrets: secretBox('maintenance test key material'),
     allowPrivateTargets: false,
     checkTimeoutMs: 15_000,
@@ -134,7 +123,7 @@ function runsContract() {
     })
     await svc.run(monitor, 'manual')
     expect((await svc.get('ada', monitor.id)).state).toBe('up')
-    sent.length = 0
+    recorder.deliveries.length = 0
 
     const w = await svc.maintenance.create('ada', {
       name: 'Release',
@@ -149,7 +138,7 @@ function runsContract() {
     await svc.run(await svc.get('ada', monitor.id), 'manual')
     await svc.run(await svc.get('ada', monitor.id), 'manual')
     expect((await svc.get('ada', monitor.id)).state).toBe('up')
-    expect(sent).toEqual([])
+    expect(sent()).toEqual([])
     const runs = (await store.monitors.listRuns(monitor.id, { limit: 10 })).items
     expect(runs.map((r) => [r.outcome, r.state])).toEqual([
       ['failed', 'maintenance'],
@@ -167,7 +156,7 @@ function runsContract() {
     await svc.run(await svc.get('ada', monitor.id), 'manual')
     expect((await svc.get('ada', monitor.id)).state).toBe('down')
     await new Promise((r) => setTimeout(r, 50))
-    expect(sent).toEqual(['monitor.down'])
+    expect(sent()).toEqual(['monitor.down'])
     await svc.maintenance.remove('ada', w.id)
   })
 
