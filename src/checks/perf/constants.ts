@@ -132,6 +132,16 @@ export const LAYOUT_SHIFT = {
    * h over the viewport's larger side (Lighthouse's mobile screen: 412 × 823 CSS px).
    */
   viewportPx: 823,
+  /** The width content gets on that screen (412 px less the body's margins), for scaling images. */
+  contentWidthPx: 396,
+  /**
+   * Where the first image of a page is assumed to start (a heading and a paragraph above it):
+   * an unsized image moves what lies between it and the bottom of the screen, so the constants
+   * above hold for an image at this height. Sized images before an unsized one push it down by
+   * their height (from their attributes), and the shift shrinks with the part of the screen
+   * left under it: none once it starts below the screen. Our own geometry, not fitted.
+   */
+  firstImageTopPx: 150,
   /**
    * Text a client-side app's content pushes down (an empty mount element with text after it,
    * page/read.ts): its height from its characters, at a phone's 16 px text on a 396 px column

@@ -75,11 +75,31 @@ export function estimateMetrics(load: PageLoad, opts: EstimateOptions = {}): Met
 
 /** The layout shift the document's own markup and inline scripts make likely (LAYOUT_SHIFT). */
 export function layoutShift(load: PageLoad): number {
-  const unsized = load.resources.filter((r) => r.kind === 'image' && r.firstScreen && r.unsized).length
-  const images =
-    unsized > 0 ? LAYOUT_SHIFT.firstUnsizedImage + (unsized - 1) * LAYOUT_SHIFT.eachFurtherUnsizedImage : 0
-  const shift = images + insertShift(load) + mountShift(load)
+  const shift = unsizedImageShift(load) + insertShift(load) + mountShift(load)
   return Math.round(Math.min(LAYOUT_SHIFT.max, shift) * 1000) / 1000
+}
+
+/**
+ * First-screen images without width and height: the first one moves the content under it
+ * (firstUnsizedImage), each further one less (eachFurtherUnsizedImage), each scaled by the part of
+ * the screen left under it once the sized images before it have taken their height.
+ */
+function unsizedImageShift(load: PageLoad): number {
+  const { viewportPx, firstImageTopPx } = LAYOUT_SHIFT
+  let top = firstImageTopPx
+  let seen = 0
+  let shift = 0
+  for (const r of load.resources) {
+    if (r.kind !== 'image' || !r.firstScreen) continue
+    if (!r.unsized) {
+      top += r.heightPx ?? 0
+      continue
+    }
+    const share = Math.max(0, viewportPx - top) / (viewportPx - firstImageTopPx)
+    shift += (seen === 0 ? LAYOUT_SHIFT.firstUnsizedImage : LAYOUT_SHIFT.eachFurtherUnsizedImage) * share
+    seen++
+  }
+  return shift
 }
 
 /**

@@ -6,7 +6,7 @@
  * once the stylesheets are read.
  */
 import type { PageInfo, PageImage, PageScript, PageStylesheet } from '../page/types.js'
-import { GATHER_BOUNDS } from './constants.js'
+import { GATHER_BOUNDS, LAYOUT_SHIFT } from './constants.js'
 import { fontFaces } from './css.js'
 import type { CriticalResource, ResourceKind } from './types.js'
 
@@ -110,6 +110,9 @@ export function selectCritical(page: PageInfo): Selection {
         firstScreen,
         lcpCandidate: img === candidate,
         unsized: img.width === null || img.height === null,
+        ...(img.width && img.height
+          ? { heightPx: img.height * Math.min(1, LAYOUT_SHIFT.contentWidthPx / img.width) }
+          : {}),
       },
       GATHER_BOUNDS.maxImages,
       countOf('image'),

@@ -29,6 +29,8 @@ export interface CriticalResource {
   blocksText: boolean
   /** Images: no width or height attribute, so the content under it moves when it arrives. */
   unsized?: boolean
+  /** Images with width and height: the height (CSS px) they take on a phone's screen, scaled to its width. */
+  heightPx?: number
   /** Scripts: turns of the long counted loops its text shows (page/script-scan.ts), when any. */
   busyLoopIterations?: number
   /** Fetched at all (false: blocked by the URL guard, or left out by a bound; see `error`). */

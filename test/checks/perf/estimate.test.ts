@@ -220,6 +220,16 @@ describe('estimate: layout shift from the markup', () => {
     expect(estimate(page({ resources: [img('a.png', { firstScreen: false })] })).metrics.cls).toBe(0)
   })
 
+  it('an unsized image under a sized hero moves only what is left of the screen (h2-combo-raw-js-lazy-nodims was 0.25; Lighthouse 0.07)', () => {
+    const sizedHero = img('hero.png', { unsized: false, heightPx: 422 })
+    const under = estimate(page({ resources: [sizedHero, img('late.png')] })).metrics.cls
+    expect(under).toBeGreaterThan(0.05)
+    expect(under).toBeLessThan(0.15)
+    // pushed below the screen by sized images: no shift seen
+    const tall = img('tall.png', { unsized: false, heightPx: 700 })
+    expect(estimate(page({ resources: [tall, img('late.png')] })).metrics.cls).toBe(0)
+  })
+
   it('counts content an inline script inserts late, and costs the score its CLS weight', () => {
     const shifted = estimate(page({ lateInserts: 1 }))
     expect(shifted.metrics.cls).toBe(0.25)
