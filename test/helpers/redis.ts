@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import { Redis } from 'ioredis'
-import { describe, it } from 'vitest'
+import { describeNeeding } from './needs.js'
 
 export const REDIS_URL = process.env.SITEHEALTH_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'
 
@@ -24,22 +24,11 @@ async function answers(): Promise<string | undefined> {
 }
 
 const problem = await answers()
+const missing = problem && `no Redis at ${REDIS_URL} (${problem})`
 
+/** describe() when Redis answers; else a one-line skip, or (CI set) a failing test. */
 export function describeRedis(name: string, fn: () => void): void {
-  if (!problem) {
-    describe(name, fn)
-    return
-  }
-  if (process.env.CI) {
-    describe(name, () => {
-      it('needs Redis (CI is set, so this fails instead of skipping)', () => {
-        throw new Error(`No Redis at ${REDIS_URL}: ${problem}`)
-      })
-    })
-    return
-  }
-  console.warn(`[skip] ${name}: no Redis at ${REDIS_URL} (${problem}); set CI to make this fail.`)
-  describe.skip(name, fn)
+  describeNeeding('Redis', missing, name, fn)
 }
 
 export const uniquePrefix = () =>

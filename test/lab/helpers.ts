@@ -5,26 +5,15 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { describe, it } from 'vitest'
 import { findChromium } from '../../src/lab/index.js'
+import { describeNeeding } from '../helpers/needs.js'
 
 export const CHROMIUM = findChromium()
 
+/** describe() when Chromium is found; else a one-line skip, or (CI set) a failing test. */
 export function describeLab(name: string, fn: () => void): void {
-  if (CHROMIUM) {
-    describe(name, fn)
-    return
-  }
-  if (process.env.CI) {
-    describe(name, () => {
-      it('needs Chromium (CI is set, so this fails instead of skipping)', () => {
-        throw new Error('No Chromium found (/usr/bin/chromium, $CHROME_PATH): apt-get install -y chromium')
-      })
-    })
-    return
-  }
-  console.warn(`[skip] ${name}: no Chromium found (apt-get install -y chromium); set CI to make this fail.`)
-  describe.skip(name, fn)
+  const missing = 'no Chromium found (/usr/bin/chromium, $CHROME_PATH; apt-get install -y chromium)'
+  describeNeeding('Chromium', CHROMIUM ? undefined : missing, name, fn)
 }
 
 /** A loopback site for the lab; `seen` records request paths with the Cookie header they carried. */

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import pg from 'pg'
-import { describe, it } from 'vitest'
+import { describeNeeding } from '../../helpers/needs.js'
 
 export const ADMIN_URL =
   process.env.SITEHEALTH_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
@@ -24,23 +24,11 @@ async function answers(): Promise<string | undefined> {
 }
 
 const problem = await answers()
+const missing = problem && `no PostgreSQL at ${ADMIN_URL} (${problem})`
 
 /** describe() when PostgreSQL answers; else a one-line skip, or (CI set) a failing test. */
 export function describePg(name: string, fn: () => void): void {
-  if (!problem) {
-    describe(name, fn)
-    return
-  }
-  if (process.env.CI) {
-    describe(name, () => {
-      it('needs PostgreSQL (CI is set, so this fails instead of skipping)', () => {
-        throw new Error(`No PostgreSQL at ${ADMIN_URL}: ${problem}`)
-      })
-    })
-    return
-  }
-  console.warn(`[skip] ${name}: no PostgreSQL at ${ADMIN_URL} (${problem}); set CI to make this fail.`)
-  describe.skip(name, fn)
+  describeNeeding('PostgreSQL', missing, name, fn)
 }
 
 const unique = (prefix: string) => `${prefix}_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`
