@@ -448,7 +448,13 @@ async function postgres(target) {
   const c = new pg.Client({ connectionString: url })
   await c.connect()
   c.on('error', () => {}) // the drop at cleanup ends it if the run failed first
-  const tables = ['monitor_runs', 'monitor_rollups', 'monitor_incidents', 'monitor_events']
+  const tables = [
+    'monitor_runs',
+    'monitor_assertion_sets',
+    'monitor_rollups',
+    'monitor_incidents',
+    'monitor_events',
+  ]
   for (const t of tables) await c.query(`VACUUM ANALYZE ${t}`)
   const sizes = {}
   for (const t of tables)
@@ -464,9 +470,14 @@ async function postgres(target) {
   for (const t of tables)
     full[t] = Number((await c.query(`SELECT pg_total_relation_size($1::regclass) AS n`, [t])).rows[0].n)
   const perMonitorFull = Object.values(full).reduce((a, b) => a + b, 0) / T
-  const avgRun = Number(
-    (await c.query(`SELECT avg(pg_column_size(record)) AS n FROM monitor_runs`)).rows[0].n,
-  )
+  // what the tables take with no row at all (index metapages, the TOAST index): not per monitor
+  let empty = 0
+  for (const t of tables) {
+    await c.query(`CREATE TEMP TABLE empty_${t} (LIKE ${t} INCLUDING ALL)`)
+    empty += Number((await c.query(`SELECT pg_total_relation_size('empty_${t}'::regclass) AS n`)).rows[0].n)
+  }
+  const perMonitorMarginal = (Object.values(full).reduce((a, b) => a + b, 0) - empty) / T
+  const avgRun = Number((await c.query(`SELECT avg(pg_column_size(r.*)) AS n FROM monitor_runs r`)).rows[0].n)
   log(`postgres: ${fmtInt(runs)} runs in ${yearS.toFixed(1)} s; ${fmtMB(perMonitor)} a monitor`)
 
   // C: the template's rows copied to SCALE paused monitors
@@ -484,22 +495,34 @@ async function postgres(target) {
      FROM clones c JOIN monitors m ON m.id = c.tpl`,
   )
   await c.query(
-    `INSERT INTO monitor_rollups SELECT c.id, r.granularity, r.start_ms, r.runs, r.failed_runs,
-       r.excluded_runs, r.saved_runs, r.response_ms_sum, r.health_sum, r.downtime_seconds
+    `INSERT INTO monitor_rollups (monitor_id, granularity, block, counts, sums)
+     SELECT c.id, r.granularity, r.block, r.counts, r.sums
      FROM clones c JOIN monitor_rollups r ON r.monitor_id = c.tpl`,
   )
   await c.query('VACUUM ANALYZE monitor_rollups')
   const ids = (await c.query('SELECT id FROM clones ORDER BY k')).rows.map((r) => r.id)
   const rollupRows = Number((await c.query('SELECT count(*) AS n FROM monitor_rollups')).rows[0].n)
   log(
-    `postgres: ${fmtInt(SCALE)} monitors with ${fmtInt(rollupRows)} buckets in ${((performance.now() - k0) / 1000).toFixed(1)} s`,
+    `postgres: ${fmtInt(SCALE)} monitors with ${fmtInt(rollupRows)} rollup rows in ${((performance.now() - k0) / 1000).toFixed(1)} s`,
   )
   s = await startServe({ dataDir: dir, args, adminToken: ADMIN, timeoutMs: 600_000 })
   const l = load()
   const cc = { ...(await uptimeVsHealth(s.url, key, ids)), load: l, rollupRows }
   await s.stop()
   await c.end() // before the database is dropped at cleanup
-  return { runs, yearS, sizes, counts, perMonitor, full, perMonitorFull, avgRun, c: cc }
+  return {
+    runs,
+    yearS,
+    sizes,
+    counts,
+    perMonitor,
+    full,
+    perMonitorFull,
+    empty,
+    perMonitorMarginal,
+    avgRun,
+    c: cc,
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -541,7 +564,7 @@ try {
   if (o.backend !== 'embedded') {
     const p = await postgres(target.url)
     out.push(
-      `**PostgreSQL, storage**: ${fmtInt(p.runs)} runs through finishRun in ${p.yearS.toFixed(0)} s${o['pg-sparse'] ? ' (--pg-sparse: one run an hour but for the last day)' : ''}; after VACUUM, per monitor **${fmtInt(p.perMonitor / 1024)} KB**; after VACUUM FULL (live rows only) **${fmtInt(p.perMonitorFull / 1024)} KB** (target ≤ 300 KB); a run's record averages ${fmtInt(p.avgRun)} bytes:`,
+      `**PostgreSQL, storage**: ${fmtInt(p.runs)} runs through finishRun in ${p.yearS.toFixed(0)} s${o['pg-sparse'] ? ' (--pg-sparse: one run an hour but for the last day)' : ''}; after VACUUM, per monitor **${fmtInt(p.perMonitor / 1024)} KB**; after VACUUM FULL (live rows only) **${fmtInt(p.perMonitorFull / 1024)} KB** (target ≤ 300 KB), of which ${fmtInt(p.empty / 1024 / T)} KB is the tables' size with no row (${fmtInt(p.empty / 1024)} KB ÷ ${T}): **${fmtInt(p.perMonitorMarginal / 1024)} KB** a monitor more; a run row averages ${fmtInt(p.avgRun)} bytes:`,
       '',
       table(
         ['table', 'rows', 'after VACUUM', 'per monitor', 'after VACUUM FULL', 'per monitor'],
@@ -557,7 +580,7 @@ try {
       '',
       table(
         [
-          `PostgreSQL, ${fmtInt(SCALE)} monitors, ${fmtInt(p.c.rollupRows)} buckets (load ${p.c.load})`,
+          `PostgreSQL, ${fmtInt(SCALE)} monitors, ${fmtInt(p.c.rollupRows)} rollup rows (load ${p.c.load})`,
           'p50',
           'p95',
           'n',

@@ -19,8 +19,10 @@
 import { sql, type Kysely } from 'kysely'
 import { secretBox } from '../../shared/secret-box.js'
 import type { LowdbStore } from '../lowdb/store.js'
-import type { MonitorRecord, RollupBucket } from '../monitors.js'
+import type { MonitorRecord, RollupBucket, RollupGranularity } from '../monitors.js'
 import { insertChecks, recordJson } from './checks.js'
+import { blockOf, COUNTS, SLOTS, SUMS } from './history.js'
+import { insertRuns } from './runs.js'
 import type { Database } from './schema.js'
 import type { PostgresStore } from './store.js'
 
@@ -188,22 +190,40 @@ export async function importDataDir(
   return summary
 }
 
-/** A monitor's hourly and daily buckets in one statement. */
+/** A monitor's hourly and daily buckets, packed into their blocks (history.ts), in one statement; returns the buckets. */
 async function importRollups(
   trx: Kysely<Database>,
   monitorId: string,
   rollups: RollupBucket[],
 ): Promise<number> {
   if (rollups.length === 0) return 0
-  const col = <K extends keyof RollupBucket>(k: K) => rollups.map((b) => b[k])
+  const blocks = new Map<string, { g: RollupGranularity; block: number; counts: number[]; sums: number[] }>()
+  for (const b of rollups) {
+    const { block, slot } = blockOf(b.start, b.granularity)
+    const key = `${b.granularity} ${block}`
+    let row = blocks.get(key)
+    if (!row)
+      blocks.set(
+        key,
+        (row = {
+          g: b.granularity,
+          block,
+          counts: new Array<number>(SLOTS[b.granularity] * COUNTS).fill(0),
+          sums: new Array<number>(SLOTS[b.granularity] * SUMS).fill(0),
+        }),
+      )
+    row.counts.splice(slot * COUNTS, COUNTS, b.runs, b.failed_runs, b.excluded_runs, b.saved_runs)
+    row.sums.splice(slot * SUMS, SUMS, Math.round(b.response_ms_sum), b.health_sum, b.downtime_seconds)
+  }
+  const rows = [...blocks.values()]
   const r = await sql`
-    INSERT INTO monitor_rollups (monitor_id, granularity, start_ms, runs, failed_runs, excluded_runs, saved_runs,
-      response_ms_sum, health_sum, downtime_seconds)
-    SELECT ${monitorId}::uuid, t.* FROM unnest(${col('granularity')}::text[], ${col('start').map(String)}::bigint[],
-      ${col('runs')}::int[], ${col('failed_runs')}::int[], ${col('excluded_runs')}::int[], ${col('saved_runs')}::int[],
-      ${col('response_ms_sum')}::float8[], ${col('health_sum')}::bigint[], ${col('downtime_seconds')}::bigint[]) AS t
+    INSERT INTO monitor_rollups (monitor_id, granularity, block, counts, sums)
+    SELECT ${monitorId}::uuid, t.g, t.block, t.counts::int[], t.sums::bigint[]
+    FROM unnest(${rows.map((x) => x.g)}::text[], ${rows.map((x) => x.block)}::int[],
+      ${rows.map((x) => `{${x.counts.join(',')}}`)}::text[], ${rows.map((x) => `{${x.sums.join(',')}}`)}::text[])
+      AS t(g, block, counts, sums)
     ON CONFLICT DO NOTHING`.execute(trx)
-  return Number(r.numAffectedRows ?? 0)
+  return Number(r.numAffectedRows ?? 0) > 0 ? rollups.length : 0
 }
 
 type MonitorEntry = ReturnType<LowdbStore['monitors']['all']> extends Iterable<infer E> ? E : never
@@ -224,12 +244,7 @@ async function importMonitor(
     return // its history is the database's now: runs since the first import stay as they are
   }
   summary.copied++
-  for (const run of runs) {
-    const rr = await sql`
-      INSERT INTO monitor_runs (id, monitor_id, record) VALUES (${run.id}, ${m.id}, ${JSON.stringify(run)})
-      ON CONFLICT (id) DO NOTHING`.execute(trx)
-    summary.runs += Number(rr.numAffectedRows ?? 0)
-  }
+  summary.runs += await insertRuns(trx, m.id, runs)
   for (const e of events) {
     const er = await sql`
       INSERT INTO monitor_events (id, monitor_id, pending, record)

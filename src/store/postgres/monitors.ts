@@ -36,6 +36,7 @@ import {
   readRollupsOf,
   readTotals,
 } from './history.js'
+import { readRuns, runInsertSql } from './runs.js'
 import type { Database } from './schema.js'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
@@ -213,7 +214,7 @@ export class PgMonitors implements MonitorStore {
   }
 
   /** Keeps the newest `historyLimit` rows of a monitor in a history table. */
-  private async prune(db: Kysely<Database>, table: 'monitor_runs' | 'monitor_events', monitorId: string) {
+  private async prune(db: Kysely<Database>, table: 'monitor_events', monitorId: string) {
     await sql`
       DELETE FROM ${sql.table(table)} WHERE monitor_id = ${monitorId} AND id < (
         SELECT id FROM ${sql.table(table)} WHERE monitor_id = ${monitorId}
@@ -244,12 +245,7 @@ export class PgMonitors implements MonitorStore {
         WHERE id = ${m.id} AND user_id = ${m.user_id}
         RETURNING id
       ),
-      r AS (
-        INSERT INTO monitor_runs (id, monitor_id, record)
-        SELECT ${run.id}, m.id, ${JSON.stringify(run)} FROM m
-        ON CONFLICT (id) DO NOTHING
-        RETURNING id
-      ),
+      ${runInsertSql(m.id, run)}
       ${historySql(m.id, run, history, this.now())}
       e AS (
         INSERT INTO monitor_events (id, monitor_id, pending, record)
@@ -282,7 +278,8 @@ export class PgMonitors implements MonitorStore {
   }
 
   async listRuns(monitorId: string, opts: PageOptions): Promise<Page<RunRecord>> {
-    return this.page<RunRecord>('monitor_runs', monitorId, opts)
+    if (!UUID.test(monitorId)) return { items: [], next: null }
+    return readRuns(this.db, monitorId, opts)
   }
 
   async listEvents(monitorId: string, opts: PageOptions): Promise<Page<EventRecord>> {
@@ -290,7 +287,7 @@ export class PgMonitors implements MonitorStore {
   }
 
   private async page<T extends { id: string }>(
-    table: 'monitor_runs' | 'monitor_events',
+    table: 'monitor_events',
     monitorId: string,
     opts: PageOptions,
   ): Promise<Page<T>> {

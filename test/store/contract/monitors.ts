@@ -231,6 +231,86 @@ export function monitorsContract(t: ContractContext): void {
     expect(await mon(store).getMonitor('alice', m.id)).toBeUndefined()
   })
 
+  it('gives every field of a run back as written, each run with the assertions it was judged by', async () => {
+    let store = await t.open()
+    const ms = mon(store)
+    const m = await ms.createMonitor(monitor('alice', null))
+    const t0 = Date.now() - 60_000
+    const at = (i: number) => new Date(t0 + i * 1000).toISOString()
+    const judged = [
+      {
+        source: 'status_code' as const,
+        property: null,
+        comparison: 'equals' as const,
+        target: 200,
+        passed: true,
+        actual: 200,
+      },
+      {
+        source: 'json_body' as const,
+        property: '$.status',
+        comparison: 'contains' as const,
+        target: 'ok "quoted" é',
+        passed: false,
+        actual: 'degraded, "slow" — ☃',
+      },
+      {
+        source: 'header' as const,
+        property: 'x-cache',
+        comparison: 'not_empty' as const,
+        target: null,
+        passed: true,
+        actual: null,
+      },
+      {
+        source: 'text_body' as const,
+        property: null,
+        comparison: 'contains' as const,
+        target: 'ok',
+        passed: true,
+        actual: true,
+      },
+    ]
+    const runs: RunRecord[] = [
+      {
+        ...run(m, 'saved'),
+        started_at: at(0),
+        check_id: nextId(),
+        health_score: 87,
+        response_time_ms: 212,
+        state: 'up',
+        assertions: judged,
+      },
+      // the monitor's assertions changed: the run keeps its own
+      {
+        ...run(m, 'failed'),
+        started_at: at(1),
+        state: 'down',
+        assertions: [{ ...judged[0], target: '201', passed: false, actual: null }],
+      },
+      { ...run(m, 'saved'), started_at: at(2), trigger: 'manual', state: 'degraded', assertions: [] },
+      {
+        ...run(m, 'failed'),
+        outcome: 'beat',
+        started_at: at(3),
+        trigger: 'heartbeat',
+        state: 'maintenance',
+        error: null,
+      },
+      {
+        ...run(m, 'failed'),
+        started_at: at(4),
+        state: 'paused',
+        error: { code: 'assertion_failed', message: 'status_code equals 200: got 503 "busy"\nline 2' },
+        assertions: judged.map((a) => ({ ...a, passed: false })),
+      },
+      { ...run(m, 'failed'), started_at: at(5), state: 'pending' },
+    ]
+    for (const r of runs) await ms.finishRun(m, r, [])
+    store = await t.reopen(store)
+    expect((await mon(store).listRuns(m.id, { limit: 10 })).items).toEqual([...runs].reverse())
+  })
+
   it('keeps the newest 100 runs and events of a monitor (serve --history-runs 100)', async () => {
     const store = await t.open({ monitorHistory: 100 })
     const ms = mon(store)

@@ -63,10 +63,11 @@ describePg('postgres history prune', () => {
     const gone = await ms.createMonitor(monitor('alice', null))
     const running = await ms.createMonitor(monitor('alice', null))
     const now = Date.now()
-    // runs 410 and 40 days ago, then the monitor is paused: the second run pruned the first's
-    // buckets, but nothing of its own will ever prune the second's expired hour
+    // runs 440 and 40 days ago, then the monitor is paused: the second run pruned the first's
+    // buckets (a row of 32 days goes once all its days are past 400), but nothing of its own
+    // will ever prune the second's expired hour
     for (const m of [paused, gone]) {
-      await ms.finishRun(m, runAt(m, now - 410 * DAY), [], h)
+      await ms.finishRun(m, runAt(m, now - 440 * DAY), [], h)
       await ms.finishRun(m, runAt(m, now - 40 * DAY), [], h)
     }
     await ms.finishRun(running, runAt(running, now - 2 * HOUR), [], h)

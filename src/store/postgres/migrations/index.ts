@@ -12,6 +12,7 @@ import { monitorRef } from './0007-monitor-ref.js'
 import { accountHardening } from './0008-account-hardening.js'
 import { monitorHistory } from './0009-monitor-history.js'
 import { maintenanceWindows } from './0010-maintenance-windows.js'
+import { leanHistory } from './0011-lean-history.js'
 
 export const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': initial,
@@ -23,4 +24,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0008-account-hardening': accountHardening,
   '0009-monitor-history': monitorHistory,
   '0010-maintenance-windows': maintenanceWindows,
+  '0011-lean-history': leanHistory,
 }

@@ -1,0 +1,212 @@
+/**
+ * A monitor's raw runs on PostgreSQL (migration 0011): one lean row a run, only what the run
+ * listing answers, in typed columns. A run is ~130 bytes of heap and one entry of the primary key
+ * (monitor_id, id), against ~710 bytes and two indexes as a json record (0002).
+ *
+ *   kind      outcome + 4 × trigger + 16 × state (their indexes in the contract's lists)
+ *   detail    json, null for most runs: {"e": [code, message]} for an error, {"c": id} for a
+ *             check id that is not a UUID, {"a": [key, passed bits, actual, actual, …]} for the
+ *             assertion results
+ *
+ * An assertion result repeats its assertion's definition (source, property, comparison, target);
+ * a run stores only whether each passed and what it saw, and the definitions are kept once per
+ * distinct set in `monitor_assertion_sets` under `key` (52 bits of the md5 of their JSON text):
+ * the run keeps the definitions it was judged by even after the monitor's assertions change.
+ */
+import { createHash } from 'node:crypto'
+import { sql, type Kysely, type RawBuilder } from 'kysely'
+import type { AssertionResult } from '../../contract/monitoring.js'
+import { MONITOR_STATES } from '../../contract/monitors.js'
+import type { Page, PageOptions, RunRecord } from '../monitors.js'
+import type { Database } from './schema.js'
+
+export const RUN_OUTCOMES = ['saved', 'failed', 'beat'] as const
+export const RUN_TRIGGERS = ['schedule', 'manual', 'heartbeat'] as const
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/** detail's json (absent keys: nothing of that kind). */
+interface Detail {
+  e?: [string, string]
+  c?: string
+  /** [] for an empty list of results; else [key, passed bits, ...actuals]. */
+  a?: unknown[]
+}
+
+type Definition = [
+  AssertionResult['source'],
+  string | null,
+  AssertionResult['comparison'],
+  string | number | null,
+]
+
+/** The key of a set of definitions: the first 52 bits of the md5 of its JSON text (as SQL computes it). */
+export const definitionsKey = (text: string): number =>
+  parseInt(createHash('md5').update(text).digest('hex').slice(0, 13), 16)
+
+/** The SQL of `definitionsKey` (the migration's conversion uses it on its own text). */
+export const DEFINITIONS_KEY_SQL = (text: string) =>
+  `('x' || lpad(left(md5(${text}), 13), 16, '0'))::bit(64)::bigint`
+
+const index = (list: readonly string[], v: string) => Math.max(0, list.indexOf(v))
+
+export interface EncodedRun {
+  started_ms: string
+  check_id: string | null
+  response_time_ms: number | null
+  health_score: number | null
+  kind: number
+  detail: string | null
+  /** The assertion definitions' JSON text and key, when the run has results. */
+  definitions: { text: string; key: number } | null
+}
+
+const whole = (v: number | null) => (v === null ? null : Math.round(v))
+
+export function encodeRun(run: RunRecord): EncodedRun {
+  const d: Detail = {}
+  if (run.error) d.e = [run.error.code, run.error.message]
+  const uuidCheck = run.check_id !== null && UUID.test(run.check_id)
+  if (run.check_id !== null && !uuidCheck) d.c = run.check_id
+  let definitions: EncodedRun['definitions'] = null
+  if (run.assertions) {
+    if (run.assertions.length === 0) d.a = []
+    else {
+      const defs: Definition[] = run.assertions.map((a) => [
+        a.source,
+        a.property ?? null,
+        a.comparison,
+        a.target ?? null,
+      ])
+      const text = JSON.stringify(defs)
+      definitions = { text, key: definitionsKey(text) }
+      let bits = 0
+      run.assertions.forEach((a, i) => {
+        if (a.passed) bits += 2 ** i
+      })
+      d.a = [definitions.key, bits, ...run.assertions.map((a) => a.actual)]
+    }
+  }
+  return {
+    started_ms: String(Date.parse(run.started_at)),
+    check_id: uuidCheck ? run.check_id : null,
+    response_time_ms: whole(run.response_time_ms),
+    health_score: whole(run.health_score),
+    kind:
+      index(RUN_OUTCOMES, run.outcome) +
+      4 * index(RUN_TRIGGERS, run.trigger) +
+      16 * index(MONITOR_STATES, run.state),
+    detail: d.e || d.c !== undefined || d.a ? JSON.stringify(d) : null,
+    definitions,
+  }
+}
+
+export interface RunRow {
+  id: string
+  started_ms: string
+  check_id: string | null
+  response_time_ms: number | null
+  health_score: number | null
+  kind: number
+  detail: Detail | null
+  definitions: Definition[] | null
+}
+
+export function decodeRun(monitorId: string, r: RunRow): RunRecord {
+  const d = r.detail ?? {}
+  const run: RunRecord = {
+    id: r.id,
+    monitor_id: monitorId,
+    started_at: new Date(Number(r.started_ms)).toISOString(),
+    outcome: RUN_OUTCOMES[r.kind % 4],
+    trigger: RUN_TRIGGERS[Math.floor(r.kind / 4) % 4],
+    check_id: r.check_id ?? d.c ?? null,
+    health_score: r.health_score,
+    response_time_ms: r.response_time_ms,
+    state: MONITOR_STATES[Math.floor(r.kind / 16)],
+    error: d.e ? { code: d.e[0], message: d.e[1] } : null,
+  }
+  if (d.a && d.a.length === 0) run.assertions = []
+  else if (d.a && r.definitions) {
+    const bits = Number(d.a[1])
+    run.assertions = r.definitions.map(([source, property, comparison, target], i) => ({
+      source,
+      property,
+      comparison,
+      target,
+      passed: Math.floor(bits / 2 ** i) % 2 === 1,
+      actual: (d.a![i + 2] ?? null) as AssertionResult['actual'],
+    }))
+  }
+  return run
+}
+
+/**
+ * The run's insert as the CTE `r` of finishRun's statement (after its CTE `m`, the monitor's
+ * update RETURNING id), RETURNING id only when the run is new; with assertion results, also the
+ * CTE that keeps their definitions once (ends with a comma, like the rest).
+ */
+export function runInsertSql(monitorId: string, run: RunRecord): RawBuilder<unknown> {
+  const e = encodeRun(run)
+  return sql`
+      r AS (
+        INSERT INTO monitor_runs (monitor_id, id, started_ms, check_id, response_time_ms, health_score, kind, detail)
+        SELECT m.id, ${run.id}::uuid, ${e.started_ms}::bigint, ${e.check_id}::uuid, ${e.response_time_ms}::int,
+          ${e.health_score}::smallint, ${e.kind}::smallint, ${e.detail}::json FROM m
+        ON CONFLICT (monitor_id, id) DO NOTHING
+        RETURNING id
+      ),
+      ${
+        e.definitions
+          ? sql`ra AS (
+        INSERT INTO monitor_assertion_sets (monitor_id, key, definitions)
+        SELECT ${monitorId}::uuid, ${String(e.definitions.key)}::bigint, ${e.definitions.text}::json FROM r
+        ON CONFLICT DO NOTHING
+      ),`
+          : sql``
+      }`
+}
+
+/** Inserts runs of one monitor as they are (db import), in one statement; returns how many were new. */
+export async function insertRuns(
+  db: Kysely<Database>,
+  monitorId: string,
+  runs: RunRecord[],
+): Promise<number> {
+  if (runs.length === 0) return 0
+  const enc = runs.map(encodeRun)
+  const sets = new Map(enc.flatMap((e) => (e.definitions ? [[e.definitions.key, e.definitions.text]] : [])))
+  if (sets.size > 0)
+    await sql`
+      INSERT INTO monitor_assertion_sets (monitor_id, key, definitions)
+      SELECT ${monitorId}::uuid, t.key, t.definitions
+      FROM unnest(${[...sets.keys()].map(String)}::bigint[], ${[...sets.values()]}::json[]) AS t(key, definitions)
+      ON CONFLICT DO NOTHING`.execute(db)
+  const r = await sql`
+    INSERT INTO monitor_runs (monitor_id, id, started_ms, check_id, response_time_ms, health_score, kind, detail)
+    SELECT ${monitorId}::uuid, t.* FROM unnest(${runs.map((x) => x.id)}::uuid[],
+      ${enc.map((e) => e.started_ms)}::bigint[], ${enc.map((e) => e.check_id)}::uuid[],
+      ${enc.map((e) => e.response_time_ms)}::int[], ${enc.map((e) => e.health_score)}::smallint[],
+      ${enc.map((e) => e.kind)}::smallint[], ${enc.map((e) => e.detail)}::json[]) AS t
+    ON CONFLICT (monitor_id, id) DO NOTHING`.execute(db)
+  return Number(r.numAffectedRows ?? 0)
+}
+
+/** A page of a monitor's runs, newest first (ids are time-ordered), each with its definitions. */
+export async function readRuns(
+  db: Kysely<Database>,
+  monitorId: string,
+  opts: PageOptions,
+): Promise<Page<RunRecord>> {
+  const before = opts.before && UUID.test(opts.before) ? opts.before : null
+  const { rows } = await sql<RunRow>`
+    SELECT r.id, r.started_ms, r.check_id, r.response_time_ms, r.health_score, r.kind, r.detail,
+      s.definitions
+    FROM monitor_runs r
+    LEFT JOIN monitor_assertion_sets s
+      ON s.monitor_id = r.monitor_id AND s.key = (r.detail -> 'a' ->> 0)::bigint
+    WHERE r.monitor_id = ${monitorId} AND (${before}::uuid IS NULL OR r.id < ${before}::uuid)
+    ORDER BY r.id DESC LIMIT ${opts.limit + 1}`.execute(db)
+  const items = rows.slice(0, opts.limit).map((r) => decodeRun(monitorId, r))
+  return { items, next: rows.length > opts.limit ? items[items.length - 1].id : null }
+}
