@@ -46,13 +46,11 @@ export function blockOf(ms: number, g: RollupGranularity): { block: number; slot
 const expiredBefore = (cutoffMs: number, g: RollupGranularity) =>
   Math.floor(cutoffMs / (BUCKET_MS[g] * SLOTS[g]))
 
-/** A row's arrays with `c` and `s` at `slot`, zeros elsewhere (a new block's first run). */
-function arrays(g: RollupGranularity, slot: number, c: number[], s: number[]): [number[], number[]] {
-  const counts = new Array<number>(SLOTS[g] * COUNTS).fill(0)
-  const sums = new Array<number>(SLOTS[g] * SUMS).fill(0)
-  c.forEach((v, i) => (counts[slot * COUNTS + i] = v))
-  s.forEach((v, i) => (sums[slot * SUMS + i] = v))
-  return [counts, sums]
+/** A new row's array: `values` at `slot` (each of `width`), zeros elsewhere, made by the database. */
+function filled(g: RollupGranularity, slot: number, width: number, values: number[], type: 'int' | 'bigint') {
+  const t = sql.raw(type)
+  const after = (SLOTS[g] - slot - 1) * width
+  return sql`(array_fill(0::${t}, ARRAY[${slot * width}::int]) || ARRAY[${sql.join(values.map((v) => sql`${v}::${t}`))}]::${t}[] || array_fill(0::${t}, ARRAY[${after}::int]))`
 }
 
 /** CTEs (after `r`, the run's insert RETURNING id) that roll the run up; each ends with a comma. */
@@ -72,8 +70,6 @@ export function historySql(
   const s = [saved ? rt : 0, saved ? run.health_score! : 0, failed * h.interval_seconds]
   const hour = blockOf(at, 'hour')
   const day = blockOf(at, 'day')
-  const [hc, hs] = arrays('hour', hour.slot, c, s)
-  const [dc, ds] = arrays('day', day.slot, c, s)
   // the slot's first value in each array, 1-based, by the row's granularity
   const base = (n: number) =>
     sql`(CASE t.granularity WHEN 'hour' THEN ${hour.slot * n}::int ELSE ${day.slot * n}::int END)`
@@ -90,8 +86,10 @@ export function historySql(
       u AS (
         INSERT INTO monitor_rollups AS t (monitor_id, granularity, block, counts, sums)
         SELECT ${monitorId}::uuid, g.granularity, g.block, g.counts, g.sums
-        FROM r, (VALUES ('hour', ${hour.block}::int, ${hc}::int[], ${hs.map(String)}::bigint[]),
-          ('day', ${day.block}::int, ${dc}::int[], ${ds.map(String)}::bigint[])) AS g(granularity, block, counts, sums)
+        FROM r, (VALUES
+          ('hour', ${hour.block}::int, ${filled('hour', hour.slot, COUNTS, c, 'int')}, ${filled('hour', hour.slot, SUMS, s, 'bigint')}),
+          ('day', ${day.block}::int, ${filled('day', day.slot, COUNTS, c, 'int')}, ${filled('day', day.slot, SUMS, s, 'bigint')})
+        ) AS g(granularity, block, counts, sums)
         ON CONFLICT (monitor_id, granularity, block) DO UPDATE SET ${sql.join(sets)}
       ),
       ux AS (
