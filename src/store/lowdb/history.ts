@@ -1,9 +1,10 @@
 /**
  * Monitor history on the embedded store (docs/decisions.md#monitoring-depth), which holds it in
- * memory, so in a compact form: per monitor two rings of typed arrays, 744 hourly slots (31 days)
- * and 400 daily slots, about 41 KB a monitor however long it runs. Adding a run is O(1): the slot
- * of its bucket is found by arithmetic and reset when it held an older bucket (retention needs no
- * sweep). Incidents are a short list per monitor, pruned to 400 days as they close.
+ * memory, so in a compact form: per monitor two rings of typed arrays (rollup-ring.ts), 744 hourly
+ * slots (31 days) and 400 daily slots, about 17 KB a 60 s monitor however long it runs (41 KB
+ * before its counters were narrowed). Adding a run is O(1): the slot of its bucket is found by
+ * arithmetic and reset when the newest bucket passes it (retention needs no sweep). Incidents are
+ * a short packed list per monitor (incident-list.ts), pruned to 400 days as they close.
  *
  * Adding is idempotent: each monitor remembers the id of the last run it rolled up (ids are
  * time-ordered), so a journal replayed over a newer snapshot counts no run twice.
@@ -11,12 +12,13 @@
  * Durability: `chunks` yields everything as binary pieces of about 1 MB, written one at a time
  * beside the snapshot when the journal is folded (history.bin; the journal holds writes back
  * meanwhile, so the pieces are of one moment); `load` reads it back a piece at a time. Neither
- * ever holds the whole file (~41 KB a monitor, 410 MB at 10,000) in one buffer beside the memory
- * it describes.
+ * ever holds the whole file (~65 KB a monitor, 650 MB at 10,000) in one buffer beside the memory
+ * it describes. The file keeps the rings' wide form (32-bit counters, the bucket of each slot), so
+ * files written before the narrow rings load as they are.
  */
 import { open, type FileHandle } from 'node:fs/promises'
 import { DAILY_RETENTION_DAYS, HOURLY_RETENTION_DAYS } from '../../contract/monitoring.js'
-import { BUCKET_MS, INCIDENT_RETENTION_MS, RETENTION_MS, rollupMs } from '../history.js'
+import { BUCKET_MS, INCIDENT_RETENTION_MS } from '../history.js'
 import type {
   IncidentRecord,
   RollupBucket,
@@ -27,127 +29,8 @@ import type {
   RunRecord,
 } from '../monitors.js'
 import { IncidentList } from './incident-list.js'
+import { RollupRing, WIDE_FIELDS } from './rollup-ring.js'
 import { SharedStrings } from './run-ring.js'
-
-/** Counter fields per slot, in this order. */
-const RUNS = 0
-const FAILED = 1
-const EXCLUDED = 2
-const SAVED = 3
-const HEALTH = 4
-const DOWN = 5
-const F = 6
-
-/** One ring of buckets: slot = bucket number mod size; `idx` says which bucket a slot holds. */
-class Ring {
-  readonly idx: Int32Array
-  readonly n: Uint32Array
-  /** Response-time sums (a day of slow answers can pass 2^32 ms). */
-  readonly rt: Float64Array
-
-  constructor(
-    readonly size: number,
-    readonly g: RollupGranularity,
-    from?: { idx: Int32Array; n: Uint32Array; rt: Float64Array },
-  ) {
-    this.idx = from?.idx ?? new Int32Array(size).fill(-1)
-    this.n = from?.n ?? new Uint32Array(size * F)
-    this.rt = from?.rt ?? new Float64Array(size)
-    for (const b of this.idx) if (b > this.top) this.top = b
-  }
-
-  /** The newest bucket number held (-1: none). */
-  top = -1
-
-  /** Runs and failed runs of `count` buckets from bucket `first` into `runs` and `failed` (none: 0). */
-  counts(first: number, runs: Uint32Array, failed: Uint32Array): void {
-    const oldest = Math.ceil((Date.now() - RETENTION_MS[this.g]) / BUCKET_MS[this.g])
-    for (let i = 0; i < runs.length; i++) {
-      const b = first + i
-      const s = b % this.size
-      if (b < oldest || this.idx[s] !== b) continue
-      runs[i] = this.n[s * F + RUNS]
-      failed[i] = this.n[s * F + FAILED]
-    }
-  }
-
-  /** Runs and failed runs of buckets [first, end), by arithmetic over at most `size` slots. */
-  sum(first: number, end: number): [number, number] {
-    let runs = 0
-    let failed = 0
-    for (let b = Math.max(first, end - this.size, 0); b < end; b++) {
-      const s = b % this.size
-      if (this.idx[s] !== b) continue
-      runs += this.n[s * F + RUNS]
-      failed += this.n[s * F + FAILED]
-    }
-    return [runs, failed]
-  }
-
-  add(ms: number, h: RunHistory, run: RunRecord): void {
-    const b = Math.floor(ms / BUCKET_MS[this.g])
-    const slot = b % this.size
-    if (this.idx[slot] > b) return // older than the retention: its slot holds a newer bucket
-    if (this.idx[slot] !== b) {
-      this.idx[slot] = b
-      this.n.fill(0, slot * F, slot * F + F)
-      this.rt[slot] = 0
-    }
-    if (b > this.top) this.top = b
-    const o = slot * F
-    if (!h.counted) {
-      this.n[o + EXCLUDED]++
-      return
-    }
-    this.n[o + RUNS]++
-    if (!h.ok) {
-      this.n[o + FAILED]++
-      this.n[o + DOWN] += h.interval_seconds
-    }
-    const rt = rollupMs(run.response_time_ms)
-    if (rt !== null && run.health_score !== null) {
-      this.n[o + SAVED]++
-      this.n[o + HEALTH] += run.health_score
-      this.rt[slot] += rt
-    }
-  }
-
-  bucket(slot: number): RollupBucket {
-    const o = slot * F
-    return {
-      granularity: this.g,
-      start: this.idx[slot] * BUCKET_MS[this.g],
-      runs: this.n[o + RUNS],
-      failed_runs: this.n[o + FAILED],
-      excluded_runs: this.n[o + EXCLUDED],
-      saved_runs: this.n[o + SAVED],
-      response_ms_sum: this.rt[slot],
-      health_sum: this.n[o + HEALTH],
-      downtime_seconds: this.n[o + DOWN],
-    }
-  }
-
-  /** Buckets starting in [fromMs, toMs), oldest first; none past retention. */
-  range(fromMs: number, toMs: number): RollupBucket[] {
-    const out: RollupBucket[] = []
-    const size = BUCKET_MS[this.g]
-    fromMs = Math.max(fromMs, Date.now() - RETENTION_MS[this.g])
-    const first = Math.ceil(fromMs / size)
-    const end = Math.ceil(toMs / size)
-    if (end - first <= this.size) {
-      // a short range (a status page's 90 days): its slots by arithmetic, already in order
-      for (let b = Math.max(first, 0); b < end; b++)
-        if (this.idx[b % this.size] === b) out.push(this.bucket(b % this.size))
-      return out
-    }
-    for (let s = 0; s < this.size; s++) {
-      const b = this.idx[s]
-      if (b < 0 || b * size < fromMs || b * size >= toMs) continue
-      out.push(this.bucket(s))
-    }
-    return out.sort((a, b) => a.start - b.start)
-  }
-}
 
 const HOURS = HOURLY_RETENTION_DAYS * 24
 const DAYS = DAILY_RETENTION_DAYS
@@ -155,8 +38,8 @@ const DAYS = DAILY_RETENTION_DAYS
 interface MonitorHistory {
   /** The id of the last run rolled up. */
   last: string
-  hours: Ring
-  days: Ring
+  hours: RollupRing
+  days: RollupRing
   incidents: IncidentList
 }
 
@@ -223,8 +106,8 @@ export class LowdbHistory {
   private fresh(monitorId: string): MonitorHistory {
     return {
       last: '',
-      hours: new Ring(HOURS, 'hour'),
-      days: new Ring(DAYS, 'day'),
+      hours: new RollupRing(HOURS, 'hour'),
+      days: new RollupRing(DAYS, 'day'),
       incidents: new IncidentList(monitorId, this.strings),
     }
   }
@@ -342,13 +225,13 @@ export class LowdbHistory {
       len.writeUInt32LE(header.length)
       parts.push(len, header)
       bytes += 4 + header.length
-      for (const r of [m.hours, m.days])
+      for (const r of [m.hours.wide(), m.days.wide()])
         for (const a of [r.idx, r.n, r.rt]) {
           parts.push(Buffer.from(a.buffer, a.byteOffset, a.byteLength))
           bytes += a.byteLength
         }
       if (bytes >= CHUNK_BYTES) {
-        yield Buffer.concat(parts, bytes) // a copy: the rings may change once it is written
+        yield Buffer.concat(parts, bytes)
         parts = []
         bytes = 0
       }
@@ -366,9 +249,9 @@ export class LowdbHistory {
       for (const id of [...this.byMonitor.keys()]) this.drop(id)
       const ring = async (size: number, g: RollupGranularity) => {
         const idx = new Int32Array(await r.take(size * 4))
-        const n = new Uint32Array(await r.take(size * F * 4))
+        const n = new Uint32Array(await r.take(size * WIDE_FIELDS * 4))
         const rt = new Float64Array(await r.take(size * 8))
-        return new Ring(size, g, { idx, n, rt })
+        return RollupRing.fromWide(size, g, { idx, n, rt })
       }
       while (await r.more()) {
         const len = new DataView(await r.take(4)).getUint32(0, true)
