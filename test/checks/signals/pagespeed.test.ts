@@ -95,8 +95,11 @@ describe('pagespeed: the document (issue 11 item 2)', () => {
   it('does not punish a raw 120 KB page on a fast server much (Lighthouse: 97-100 on such a page)', () => {
     const s = pagespeed(healthyProbe({ response: uncompressed(120_000) }), NOW)
     expect(s.score).toBeGreaterThanOrEqual(90)
-    expect(s.findings.map((f) => f.message).join('\n')).toMatch(
-      /HTML is sent uncompressed: 120 KB would be about 40 KB/,
+    // the rest of the document is laid out in a short task since 0.12 ms a KB (Lighthouse: 120 KB
+    // raw blocks for 3 ms), so compression is named once it costs points: at 250 KB
+    const bigger = pagespeed(healthyProbe({ response: uncompressed(250_000) }), NOW)
+    expect(bigger.findings.map((f) => f.message).join('\n')).toMatch(
+      /HTML is sent uncompressed: 250 KB would be about \d+ KB/,
     )
   })
 
