@@ -132,6 +132,8 @@ export function readPage(html: string, documentUrl: string, opts: ReadPageOption
             if (open.template > 0) break
             const image = imageOf(attrs, open.picture > 0, open.noscript > 0)
             if (image) rawImages.push(image)
+            if (image && !image.inNoscript && image.width && image.height)
+              mounts.image(image.width, image.height)
             break
           }
         }
@@ -185,7 +187,9 @@ export function readPage(html: string, documentUrl: string, opts: ReadPageOption
     rawHints,
     textChars,
   })
-  return mounts.found ? { ...info, emptyMount: { textCharsAfter: mounts.textAfter } } : info
+  return mounts.found
+    ? { ...info, emptyMount: { textCharsAfter: mounts.textAfter, sizedImagesAfter: mounts.imagesAfter } }
+    : info
 }
 
 /** Elements a client-side app renders into. */
@@ -203,8 +207,14 @@ class MountTracker {
   open(name: string, attrs: Attrs) {
     this.candidate = !this.found && MOUNT_ELEMENTS.has(name) && attrs.id ? name : null
   }
+  /** Images with width and height after the container (they move with the text), at most 8. */
+  imagesAfter: { width: number; height: number }[] = []
   text(chars: number) {
     if (this.found) this.textAfter += chars
+    this.candidate = null
+  }
+  image(width: number, height: number) {
+    if (this.found && this.imagesAfter.length < 8) this.imagesAfter.push({ width, height })
     this.candidate = null
   }
   close(name: string) {

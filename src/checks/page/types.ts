@@ -32,9 +32,10 @@ export interface PageInfo {
   textChars: number
   /**
    * The first empty container with an id (`<div id="app"></div>`), where a client-side app renders
-   * its content, and the visible text after it, which that content pushes down when it arrives.
+   * its content, and the visible text after it, which that content pushes down when it arrives,
+   * with the images of known size after it (at most 8).
    */
-  emptyMount?: { textCharsAfter: number }
+  emptyMount?: { textCharsAfter: number; sizedImagesAfter?: { width: number; height: number }[] }
 }
 
 export interface PageScript {

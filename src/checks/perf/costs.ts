@@ -112,6 +112,7 @@ const REMEDIES: Remedy[] = [
     applies: (l) =>
       (l.lateInserts ?? 0) > 0 ||
       (l.scriptMount?.textCharsAfter ?? 0) > 0 ||
+      (l.scriptMount?.sizedImagesAfter?.length ?? 0) > 0 ||
       l.resources.some((r) => r.kind === 'image' && r.firstScreen && r.unsized)
         ? l.resources.filter((r) => r.kind === 'image' && r.firstScreen && r.unsized)
         : null,

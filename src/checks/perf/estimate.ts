@@ -104,14 +104,21 @@ function unsizedImageShift(load: PageLoad): number {
 
 /**
  * Content a non-blocking script renders into an empty container arrives after the first paint and
- * pushes the text after the container down: that text's height over the screen's (Lighthouse's
- * mobile screen), the whole of it when it fills the screen. No text after it, no shift.
+ * pushes the text and sized images after the container down: their height over the screen's
+ * (Lighthouse's mobile screen), the whole of it when they fill the screen. Nothing after it, no
+ * shift.
  */
 function mountShift(load: PageLoad): number {
   const chars = load.scriptMount?.textCharsAfter ?? 0
+  const images = load.scriptMount?.sizedImagesAfter ?? []
   const renders = load.resources.some((r) => r.fetched && r.kind === 'script' && r.execution !== 'blocking')
-  if (chars === 0 || !renders) return 0
-  const px = Math.ceil(chars / LAYOUT_SHIFT.charsPerLine) * LAYOUT_SHIFT.linePx
+  if ((chars === 0 && images.length === 0) || !renders) return 0
+  // the images after it move with the text: their height on the phone's screen adds to what moves
+  const imagePx = images.reduce(
+    (sum, img) => sum + img.height * Math.min(1, LAYOUT_SHIFT.contentWidthPx / img.width),
+    0,
+  )
+  const px = Math.ceil(chars / LAYOUT_SHIFT.charsPerLine) * LAYOUT_SHIFT.linePx + imagePx
   return Math.min(1, px / LAYOUT_SHIFT.viewportPx)
 }
 

@@ -38,7 +38,7 @@ export interface PageLoad {
    */
   busyInlineScripts?: { module: boolean; iterations: number }[]
   /** An empty container with an id that scripts render into, and the visible text after it (page/read.ts). */
-  scriptMount?: { textCharsAfter: number }
+  scriptMount?: { textCharsAfter: number; sizedImagesAfter?: { width: number; height: number }[] }
   resources: CriticalResource[]
 }
 

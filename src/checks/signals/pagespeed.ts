@@ -202,7 +202,8 @@ function describe(cost: Cost, probe: ProbeResult, compressedBytes: number | null
         (probe.page?.scripts.some((s) => s.insertsLate) ?? false)
           ? 'an inline script that inserts content at the top after the page has painted'
           : null,
-        (probe.page?.emptyMount?.textCharsAfter ?? 0) > 0
+        (probe.page?.emptyMount?.textCharsAfter ?? 0) > 0 ||
+        (probe.page?.emptyMount?.sizedImagesAfter?.length ?? 0) > 0
           ? 'content scripts render into an empty container above the text'
           : null,
       ].filter(Boolean)

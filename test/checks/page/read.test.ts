@@ -315,7 +315,14 @@ describe('what scripts do to the page (for the performance estimate)', () => {
     const page = read(
       '<body><h1>Shop</h1><div id="app"></div><p>Twelve chars</p><script src="/a.js" defer></script>',
     )
-    expect(page.emptyMount).toEqual({ textCharsAfter: 12 })
+    expect(page.emptyMount).toEqual({ textCharsAfter: 12, sizedImagesAfter: [] })
+  })
+
+  it('and the images of known size after it, which move with the text', () => {
+    const page = read(
+      '<body><img src="/logo.png" width="40" height="40"><div id="root"></div><img src="/hero.png" width="800" height="600"><img src="/x.png">',
+    )
+    expect(page.emptyMount).toEqual({ textCharsAfter: 0, sizedImagesAfter: [{ width: 800, height: 600 }] })
   })
 
   it('a container with content, or without an id, is no mount', () => {

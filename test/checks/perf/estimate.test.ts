@@ -230,6 +230,19 @@ describe('estimate: layout shift from the markup', () => {
     expect(estimate(page({ resources: [tall, img('late.png')] })).metrics.cls).toBe(0)
   })
 
+  it('a client-rendered app moves the sized images after its mount too (h2-combo-spa-lazy was 0.24; Lighthouse 0.60)', () => {
+    const app = res('script', 'app.js', 100_000, { execution: 'defer' })
+    const text = estimate(page({ resources: [app], scriptMount: { textCharsAfter: 400 } })).metrics.cls
+    const withHero = estimate(
+      page({
+        resources: [app],
+        scriptMount: { textCharsAfter: 400, sizedImagesAfter: [{ width: 800, height: 600 }] },
+      }),
+    ).metrics.cls
+    // the hero takes 297 px of the 823 px screen (800 × 600 scaled to 396 px wide)
+    expect(withHero - text).toBeCloseTo(297 / 823, 2)
+  })
+
   it('counts content an inline script inserts late, and costs the score its CLS weight', () => {
     const shifted = estimate(page({ lateInserts: 1 }))
     expect(shifted.metrics.cls).toBe(0.25)
