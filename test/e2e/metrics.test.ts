@@ -9,6 +9,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServe, type Served } from '../helpers/serve.js'
+import { callApi } from '../helpers/api.js'
 
 const TOKEN = 'metrics-token-for-tests-0123456789'
 let served: Served
@@ -43,14 +44,9 @@ function parse(text: string): { samples: Sample[]; types: Map<string, string> } 
   return { samples, types }
 }
 
-async function api(method: string, path: string, body?: unknown) {
-  const res = await fetch(`${served.url}/api/public/v1${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  })
-  return res.json()
-}
+/** The public API with the test's key: the answer's body. */
+const api = async (method: string, path: string, body?: unknown) =>
+  (await callApi(served.url, key, method, path, body)).body
 
 const scrape = (token = TOKEN, base = served.url) =>
   fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${token}` } })

@@ -8,23 +8,15 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServe, type Served } from '../helpers/serve.js'
 import { cliRunner } from '../helpers/cli.js'
+import { callApi } from '../helpers/api.js'
 
 let served: Served
 let home: string
 const { cli } = cliRunner(() => home)
 
-async function api(key: string, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${served.url}/api/public/v1${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${key}`,
-      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-    },
-    body: body !== undefined ? JSON.stringify(body) : undefined,
-  })
-  const text = await res.text()
-  return { status: res.status, body: text ? JSON.parse(text) : null }
-}
+/** The public API with `key`. */
+const api = (key: string, method: string, path: string, body?: unknown) =>
+  callApi(served.url, key, method, path, body)
 
 beforeAll(async () => {
   home = await mkdtemp(join(tmpdir(), 'sitehealth-ref-home-'))

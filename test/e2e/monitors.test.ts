@@ -14,6 +14,7 @@ import {
   type FlappySite,
   type Receiver,
 } from '../monitors/fixtures.js'
+import { callApi } from '../helpers/api.js'
 
 let pki: TestPki
 let site: FlappySite
@@ -32,18 +33,9 @@ const FLAGS = [
   '--quiet',
 ]
 
-async function api(key: string, method: string, path: string, body?: unknown, base = served.url) {
-  const res = await fetch(`${base}/api/public/v1${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${key}`,
-      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-    },
-    body: body !== undefined ? JSON.stringify(body) : undefined,
-  })
-  const text = await res.text()
-  return { status: res.status, body: text ? JSON.parse(text) : null }
-}
+/** The public API with `key`. */
+const api = (key: string, method: string, path: string, body?: unknown, base = served.url) =>
+  callApi(base, key, method, path, body)
 
 /** The receiver's check of a webhook: the documented HMAC over "<timestamp>.<body>". */
 function verify(secret: string, hook: { headers: Record<string, unknown>; body: string }): boolean {

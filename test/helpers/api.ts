@@ -7,19 +7,29 @@ export interface ApiAnswer {
   body: any
 }
 
+/** One request to the public API at `base` with `key`. */
+export async function callApi(
+  base: string,
+  key: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<ApiAnswer> {
+  const res = await fetch(`${base}/api/public/v1${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${key}`,
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
+    body: body !== undefined ? JSON.stringify(body) : undefined,
+  })
+  const text = await res.text()
+  return { status: res.status, body: text ? JSON.parse(text) : null }
+}
+
 export function publicApi(baseUrl: () => string, key: () => string) {
-  return async function api(method: string, path: string, body?: unknown, k = key()): Promise<ApiAnswer> {
-    const res = await fetch(`${baseUrl()}/api/public/v1${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${k}`,
-        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-      },
-      body: body !== undefined ? JSON.stringify(body) : undefined,
-    })
-    const text = await res.text()
-    return { status: res.status, body: text ? JSON.parse(text) : null }
-  }
+  return (method: string, path: string, body?: unknown, k = key()): Promise<ApiAnswer> =>
+    callApi(baseUrl(), k, method, path, body)
 }
 
 export async function waitFor(fn: () => Promise<boolean>, ms: number, what: string): Promise<void> {
