@@ -355,7 +355,12 @@ export const UptimeReport = z
       .int()
       .min(0)
       .meta({ description: 'Time the monitor was down (failed runs × their interval).' }),
-    response_time_ms: z.object({ p50: z.number().min(0).nullable(), p95: z.number().min(0).nullable() }),
+    response_time_ms: z
+      .object({ p50: z.number().min(0).nullable(), p95: z.number().min(0).nullable() })
+      .meta({
+        description:
+          "Over the single runs while the raw runs kept cover the window (up to 1,000 saved runs), else over the buckets' averages weighted by their runs.",
+      }),
     buckets: z.array(UptimeBucket),
   })
   .meta({

@@ -4,7 +4,7 @@
  * epoch ms.
  */
 import { DAILY_RETENTION_DAYS, HOURLY_RETENTION_DAYS } from '../contract/monitoring.js'
-import type { RollupGranularity } from './monitors.js'
+import type { RollupGranularity, RunRecord } from './monitors.js'
 
 export const HOUR_MS = 3_600_000
 export const DAY_MS = 86_400_000
@@ -23,3 +23,12 @@ export const bucketStart = (ms: number, g: RollupGranularity): number =>
 /** A run's response time as rolled up: whole ms, never negative. */
 export const rollupMs = (ms: number | null): number | null =>
   ms === null ? null : Math.max(0, Math.round(ms))
+
+/**
+ * The response time a raw run adds to its buckets' saved runs (rollupMs), or null: only a run
+ * counted in uptime (not inside a maintenance window) with a saved check's time and score adds one.
+ */
+export const savedRunMs = (
+  r: Pick<RunRecord, 'state' | 'response_time_ms' | 'health_score'>,
+): number | null =>
+  r.state === 'maintenance' || r.health_score === null ? null : rollupMs(r.response_time_ms)

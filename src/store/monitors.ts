@@ -269,6 +269,12 @@ export interface MonitorStore {
   claimDeliveries(leaseMs: number, eventIds?: string[]): Promise<EventRecord[]>
   /** Gives leases back (a stop with deliveries unfinished): the next sweep resumes them at once. */
   releaseDeliveries(eventIds: string[]): Promise<void>
+  /**
+   * The response times of the raw runs kept that started in [fromMs, toMs) and count toward
+   * uptime with a saved check (not inside a maintenance window), at most `max`, in no order: an
+   * uptime report takes its percentiles from single runs when the runs kept cover its window.
+   */
+  responseTimes(monitorId: string, fromMs: number, toMs: number, max: number): Promise<number[]>
   /** The monitor's buckets of one granularity whose start is in [fromMs, toMs), oldest first. */
   rollups(
     monitorId: string,

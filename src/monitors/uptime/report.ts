@@ -1,7 +1,8 @@
 /**
  * Uptime from the rollups (docs/decisions.md#monitoring-depth): the `uptime` windows of every
  * monitor view and the report of `GET /monitors/{id}/uptime`. Both read the store's hourly and
- * daily buckets only, never raw runs, so a 400-day answer costs 400 rows.
+ * daily buckets, so a 400-day answer costs 400 buckets; a report reads raw runs only for its
+ * response-time percentiles, and only when its window holds at most EXACT_PERCENTILE_RUNS saved runs.
  */
 import {
   DAILY_RETENTION_DAYS,
@@ -14,7 +15,7 @@ import {
   type UptimeReport,
   type UptimeWindows,
 } from '../../contract/monitoring.js'
-import { bucketStart, DAY_MS } from '../../store/history.js'
+import { BUCKET_MS, bucketStart, DAY_MS } from '../../store/history.js'
 import type { MonitorStore, RollupBucket } from '../../store/monitors.js'
 
 const NONE: UptimeWindows = { '24h': null, '7d': null, '30d': null }
@@ -55,6 +56,39 @@ export async function uptimeWindows(
   return out
 }
 
+/**
+ * The most saved runs in a window whose percentiles are taken from single runs (the default raw
+ * runs kept on PostgreSQL; the embedded store keeps 100): past it, or when the runs kept no longer
+ * reach back to the window's start, from the buckets' averages.
+ */
+export const EXACT_PERCENTILE_RUNS = 1000
+
+/**
+ * p50 and p95 of the window's response times: over the single runs when the raw runs kept hold
+ * every saved run the buckets counted (a window of the last hours), else over the buckets'
+ * averages weighted by their runs (rollups keep no single runs).
+ */
+async function responseTimePercentiles(
+  store: MonitorStore,
+  monitorId: string,
+  buckets: RollupBucket[],
+  from: number,
+  to: number,
+): Promise<UptimeReport['response_time_ms']> {
+  const saved = buckets.reduce((n, b) => n + b.saved_runs, 0)
+  if (saved > 0 && saved <= EXACT_PERCENTILE_RUNS) {
+    const times = await store.responseTimes(monitorId, from, to, saved + 1)
+    if (times.length === saved) {
+      const runs = times.map((t): [number, number] => [t, 1])
+      return { p50: weightedQuantile(runs, 0.5), p95: weightedQuantile(runs, 0.95) }
+    }
+  }
+  const averages = buckets
+    .filter((b) => b.saved_runs > 0)
+    .map((b): [number, number] => [b.response_ms_sum / b.saved_runs, b.saved_runs])
+  return { p50: weightedQuantile(averages, 0.5), p95: weightedQuantile(averages, 0.95) }
+}
+
 /** The value below which `q` of the weight lies, over (value, weight) pairs. */
 function weightedQuantile(points: Array<[number, number]>, q: number): number | null {
   const total = points.reduce((s, [, w]) => s + w, 0)
@@ -91,8 +125,8 @@ export class UptimeQueryError extends Error {
 
 /**
  * The report over [from, to): `from` is moved back to the start of its bucket (and reported so),
- * the figures are the sums of the buckets in the window. Response-time percentiles are taken over
- * the buckets' averages, weighted by their runs (rollups keep no single runs).
+ * the figures are the sums of the buckets in the window. Response-time percentiles come from the
+ * single runs where the runs kept cover the window, else from the buckets' averages.
  */
 export async function uptimeReport(
   store: MonitorStore,
@@ -121,9 +155,9 @@ export async function uptimeReport(
     failed += b.failed_runs
     downtime += b.downtime_seconds
   }
-  const rt: Array<[number, number]> = buckets
-    .filter((b) => b.saved_runs > 0)
-    .map((b) => [b.response_ms_sum / b.saved_runs, b.saved_runs])
+  // the runs the buckets hold: to the end of the last bucket the window touches
+  const end = bucketStart(to - 1, g) + BUCKET_MS[g]
+  const response_time_ms = await responseTimePercentiles(store, monitorId, buckets, from, end)
   return {
     from: new Date(from).toISOString(),
     to: new Date(to).toISOString(),
@@ -131,7 +165,7 @@ export async function uptimeReport(
     runs,
     failed_runs: failed,
     downtime_seconds: downtime,
-    response_time_ms: { p50: weightedQuantile(rt, 0.5), p95: weightedQuantile(rt, 0.95) },
+    response_time_ms,
     buckets: buckets.map(bucketView),
   }
 }

@@ -36,6 +36,7 @@ import type {
   RunRecord,
 } from '../monitors.js'
 import { LowdbHistory } from './history.js'
+import { savedRunMs } from '../history.js'
 import { DueHeap } from '../../shared/due-heap.js'
 import { Journal, readJournal, type WriteFn } from './journal.js'
 import { readSnapshot, snapshotPieces } from './snapshot-file.js'
@@ -372,6 +373,18 @@ export class LowdbMonitorStore implements MonitorStore {
 
   async listEvents(monitorId: string, opts: PageOptions): Promise<Page<EventRecord>> {
     return pageOf(indexed(this.events.get(monitorId) ?? []), opts)
+  }
+
+  async responseTimes(monitorId: string, fromMs: number, toMs: number, max: number): Promise<number[]> {
+    const ring = this.runs.get(monitorId)
+    const out: number[] = []
+    for (let i = 0; ring && i < ring.length && out.length < max; i++) {
+      const r = ring.at(i)
+      const at = Date.parse(r.started_at)
+      const ms = at >= fromMs && at < toMs ? savedRunMs(r) : null
+      if (ms !== null) out.push(ms)
+    }
+    return out
   }
 
   async rollups(

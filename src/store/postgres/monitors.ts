@@ -36,7 +36,7 @@ import {
   readRollupsOf,
   readTotals,
 } from './history.js'
-import { readRuns, runInsertSql } from './runs.js'
+import { readResponseTimes, readRuns, runInsertSql } from './runs.js'
 import type { Database } from './schema.js'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
@@ -299,6 +299,11 @@ export class PgMonitors implements MonitorStore {
       ORDER BY id DESC LIMIT ${opts.limit + 1}`.execute(this.db)
     const items = rows.slice(0, opts.limit).map((r) => r.record)
     return { items, next: rows.length > opts.limit ? items[items.length - 1].id : null }
+  }
+
+  async responseTimes(monitorId: string, fromMs: number, toMs: number, max: number): Promise<number[]> {
+    if (!UUID.test(monitorId) || max <= 0) return []
+    return readResponseTimes(this.db, monitorId, fromMs, toMs, max)
   }
 
   async rollups(

@@ -210,3 +210,24 @@ export async function readRuns(
   const items = rows.slice(0, opts.limit).map((r) => decodeRun(monitorId, r))
   return { items, next: rows.length > opts.limit ? items[items.length - 1].id : null }
 }
+
+const MAINTENANCE = MONITOR_STATES.indexOf('maintenance')
+
+/**
+ * `MonitorStore.responseTimes`: the whole-ms times of the runs kept in [fromMs, toMs) that a bucket
+ * counts as saved (savedRunMs in store/history.ts: not in maintenance, with a check's time and score).
+ */
+export async function readResponseTimes(
+  db: Kysely<Database>,
+  monitorId: string,
+  fromMs: number,
+  toMs: number,
+  max: number,
+): Promise<number[]> {
+  const { rows } = await sql<{ ms: number }>`
+    SELECT greatest(0, response_time_ms) AS ms FROM monitor_runs
+    WHERE monitor_id = ${monitorId} AND started_ms >= ${fromMs} AND started_ms < ${toMs}
+      AND response_time_ms IS NOT NULL AND health_score IS NOT NULL AND kind / 16 <> ${MAINTENANCE}
+    LIMIT ${max}`.execute(db)
+  return rows.map((r) => Number(r.ms))
+}

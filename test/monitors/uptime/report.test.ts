@@ -10,11 +10,14 @@ import type { CheckReport } from '../../../src/checks/types.js'
 import { MonitorService, secretBox, type Deliverer } from '../../../src/monitors/index.js'
 import { percent, UptimeQueryError } from '../../../src/monitors/uptime/index.js'
 import { openLowdbStore, type LowdbStore } from '../../../src/store/index.js'
+import type { Store } from '../../../src/store/types.js'
 import { fakeReport } from '../../helpers/report.js'
+import { describeOnEachStore } from '../../store/each-store.js'
 import { removeDir, tempDir } from '../../store/helpers.js'
 
 let dir: string
 let store: LowdbStore
+let shared: Store
 let site: 'up' | 'down' = 'up'
 beforeEach(async () => {
   dir = await tempDir()
@@ -126,5 +129,83 @@ describe('uptime', () => {
     expect(percent(3, 1)).toBe(66.66)
     expect(percent(0, 0)).toBeNull()
     expect(percent(5, 0)).toBe(100)
+  })
+})
+
+describeOnEachStore(
+  'uptime percentiles',
+  (s) => (shared = s),
+  () => {
+    // ten runs answering in 100, 200, … 1000 ms, one failed run between them
+    async function tenRuns(onStore: Store) {
+      let ms = 0
+      const svc = new MonitorService({
+        store: onStore,
+        monitors: onStore.monitors,
+        deliverer: { deliver: async () => {}, maxDurationMs: () => 1000 } as unknown as Deliverer,
+        secrets: secretBox('uptime test key'),
+        allowPrivateTargets: false,
+        checkTimeoutMs: 5_000,
+        capacity: new CheckCapacity({ maxConcurrent: 2, maxPerUser: 2 }),
+        check: async (url: string) => {
+          if (ms === 0) throw new CheckError('check_failed', 'Connection refused.')
+          return { ...fakeReport(url, 80), responseTimeMs: ms }
+        },
+      })
+      await onStore.users.ensure('ada', 20)
+      const { monitor } = await svc.create('ada', { url: 'https://example.com/' })
+      for (const t of [300, 100, 0, 1000, 500, 200, 900, 400, 800, 600, 700]) {
+        ms = t
+        await svc.run(monitor, 'manual')
+      }
+      return { svc, monitor }
+    }
+
+    it('takes p50 and p95 from the single runs while the runs kept cover the window', async () => {
+      const { svc, monitor } = await tenRuns(shared)
+      const report = await svc.uptime('ada', monitor.id, { granularity: 'hour' })
+      expect(report).toMatchObject({ runs: 11, failed_runs: 1 })
+      // nearest rank over the ten answers, as a reader of the runs listed works it out; the
+      // buckets' average would make both 550
+      expect(report.response_time_ms).toEqual({ p50: 500, p95: 1000 })
+      expect(report.buckets[0].avg_response_time_ms).toBe(550)
+      // a window that ends before the runs: no runs, no percentiles
+      const before = await svc.uptime('ada', monitor.id, {
+        from: new Date(Date.now() - 5 * 86_400_000).toISOString(),
+        to: new Date(Date.now() - 4 * 86_400_000).toISOString(),
+      })
+      expect(before.response_time_ms).toEqual({ p50: null, p95: null })
+    })
+  },
+)
+
+describe('uptime percentiles past the runs kept', () => {
+  it("fall back to the buckets' averages when the raw runs no longer reach the window's start", async () => {
+    const small = await openLowdbStore(await tempDir(), { monitorHistory: 4 })
+    try {
+      let ms = 100
+      const svc = new MonitorService({
+        store: small,
+        monitors: small.monitors,
+        deliverer: { deliver: async () => {}, maxDurationMs: () => 1000 } as unknown as Deliverer,
+        secrets: secretBox('uptime test key'),
+        allowPrivateTargets: false,
+        checkTimeoutMs: 5_000,
+        capacity: new CheckCapacity({ maxConcurrent: 2, maxPerUser: 2 }),
+        check: async (url: string) => ({ ...fakeReport(url, 80), responseTimeMs: ms }),
+      })
+      await small.users.ensure('ada', 20)
+      const { monitor } = await svc.create('ada', { url: 'https://example.com/' })
+      for (const t of [100, 100, 100, 100, 100, 100, 1000, 1000]) {
+        ms = t
+        await svc.run(monitor, 'manual')
+      }
+      // 4 runs kept of 8: the single runs would say p50 1000 / 100; the one bucket's average is 325
+      const report = await svc.uptime('ada', monitor.id, { granularity: 'hour' })
+      expect(report.runs).toBe(8)
+      expect(report.response_time_ms).toEqual({ p50: 325, p95: 325 })
+    } finally {
+      await small.close()
+    }
   })
 })
