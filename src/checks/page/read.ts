@@ -132,8 +132,7 @@ export function readPage(html: string, documentUrl: string, opts: ReadPageOption
             if (open.template > 0) break
             const image = imageOf(attrs, open.picture > 0, open.noscript > 0)
             if (image) rawImages.push(image)
-            if (image && !image.inNoscript && image.width && image.height)
-              mounts.image(image.width, image.height)
+            if (image && !image.inNoscript) mounts.image(image.width, image.height)
             break
           }
         }
@@ -187,9 +186,7 @@ export function readPage(html: string, documentUrl: string, opts: ReadPageOption
     rawHints,
     textChars,
   })
-  return mounts.found
-    ? { ...info, emptyMount: { textCharsAfter: mounts.textAfter, sizedImagesAfter: mounts.imagesAfter } }
-    : info
+  return mounts.found ? { ...info, emptyMount: mounts.result() } : info
 }
 
 /** Elements a client-side app renders into. */
@@ -213,8 +210,11 @@ class MountTracker {
     if (this.found) this.textAfter += chars
     this.candidate = null
   }
-  image(width: number, height: number) {
-    if (this.found && this.imagesAfter.length < 8) this.imagesAfter.push({ width, height })
+  result(): NonNullable<PageInfo['emptyMount']> {
+    return { textCharsAfter: this.textAfter, sizedImagesAfter: this.imagesAfter }
+  }
+  image(width: number | null, height: number | null) {
+    if (this.found && width && height && this.imagesAfter.length < 8) this.imagesAfter.push({ width, height })
     this.candidate = null
   }
   close(name: string) {
