@@ -7,11 +7,9 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { CheckCapacity } from '../../src/capacity/index.js'
-import { MonitorService, secretBox } from '../../src/monitors/index.js'
 import type { LowdbStore } from '../../src/store/index.js'
 import { withEmbeddedStore } from '../store/each-store.js'
-import { RecordingDeliverer } from './fixtures.js'
+import { monitorService, RecordingDeliverer } from './fixtures.js'
 
 let store: LowdbStore
 withEmbeddedStore((s) => (store = s))
@@ -39,15 +37,7 @@ const sent = recorder.deliveries
 describe('assertions in runs', () => {
   it('records each assertion per run; a failed one takes the monitor down, named, and the check is still charged', async () => {
     sent.length = 0
-    const svc = new MonitorService({
-      store,
-      monitors: store.monitors,
-      deliverer: recorder.asDeliverer(),
-      secrets: secretBox('assertions test key'),
-      allowPrivateTargets: true,
-      checkTimeoutMs: 5_000,
-      capacity: new CheckCapacity({ maxConcurrent: 2, maxPerUser: 2 }),
-    })
+    const svc = monitorService(store, recorder, { allowPrivateTargets: true })
     await store.users.ensure('ada', 10)
     const { monitor } = await svc.create('ada', {
       url: `http://127.0.0.1:${port}/health`,
@@ -93,15 +83,7 @@ describe('assertions in runs', () => {
   }, 30_000)
 
   it('a run that could not check records every assertion as failed, on nothing', async () => {
-    const svc = new MonitorService({
-      store,
-      monitors: store.monitors,
-      deliverer: recorder.asDeliverer(),
-      secrets: secretBox('assertions test key'),
-      allowPrivateTargets: true,
-      checkTimeoutMs: 5_000,
-      capacity: new CheckCapacity({ maxConcurrent: 2, maxPerUser: 2 }),
-    })
+    const svc = monitorService(store, recorder, { allowPrivateTargets: true })
     await store.users.ensure('bo', 10)
     const { monitor } = await svc.create('bo', {
       url: 'http://127.0.0.1:9/',

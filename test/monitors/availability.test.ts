@@ -7,11 +7,9 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { CheckCapacity } from '../../src/capacity/index.js'
-import { MonitorService, secretBox } from '../../src/monitors/index.js'
 import type { LowdbStore } from '../../src/store/index.js'
 import { withEmbeddedStore } from '../store/each-store.js'
-import { RecordingDeliverer } from './fixtures.js'
+import { monitorService, RecordingDeliverer } from './fixtures.js'
 
 let store: LowdbStore
 withEmbeddedStore((s) => (store = s))
@@ -43,15 +41,7 @@ afterEach(async () => {
 
 function service() {
   const deliverer = new RecordingDeliverer()
-  const svc = new MonitorService({
-    store,
-    monitors: store.monitors,
-    deliverer: deliverer.asDeliverer(),
-    secrets: secretBox('test key material for availability'),
-    allowPrivateTargets: true,
-    checkTimeoutMs: 5_000,
-    capacity: new CheckCapacity({ maxConcurrent: 2, maxPerUser: 2 }),
-  })
+  const svc = monitorService(store, deliverer, { allowPrivateTargets: true })
   return { svc, deliverer }
 }
 

@@ -1,7 +1,7 @@
 /**
  * Local fixtures for the monitor tests: a site whose behaviour the test switches between runs
- * (healthy, HTTP 500, a security header gone, connection refused), and a webhook receiver that
- * records what it got and can fail its first N requests.
+ * (healthy, HTTP 500, a security header gone, connection refused), a webhook receiver that
+ * records what it got and can fail its first N requests, and the monitor service wired for tests.
  */
 import { once } from 'node:events'
 import http from 'node:http'
@@ -9,8 +9,10 @@ import https from 'node:https'
 import type net from 'node:net'
 import { gzipSync } from 'node:zlib'
 import type { Delivery, WebhookPayload } from '../../src/contract/monitors.js'
-import type { Deliverer } from '../../src/monitors/index.js'
+import { CheckCapacity } from '../../src/capacity/index.js'
+import { MonitorService, secretBox, type Deliverer } from '../../src/monitors/index.js'
 import type { ChannelRecord } from '../../src/store/monitors.js'
+import type { Store } from '../../src/store/types.js'
 import type { TestCert } from '../fixtures/certs.js'
 import { SECURITY_HEADERS } from '../fixtures/targets.js'
 
@@ -186,4 +188,26 @@ export class RecordingDeliverer {
   asDeliverer(): Deliverer {
     return this as unknown as Deliverer
   }
+}
+
+/**
+ * The monitor service on `store` as its tests build it: alerts go to `recorder`, private targets
+ * are refused, a check times out after 5 s, two run at once; `over` changes any of it (a fake
+ * check, a clock, private targets for a loopback site…).
+ */
+export function monitorService(
+  store: Store,
+  recorder: RecordingDeliverer,
+  over: Partial<ConstructorParameters<typeof MonitorService>[0]> = {},
+): MonitorService {
+  return new MonitorService({
+    store,
+    monitors: store.monitors,
+    deliverer: recorder.asDeliverer(),
+    secrets: secretBox('monitor service test key material'),
+    allowPrivateTargets: false,
+    checkTimeoutMs: 5_000,
+    capacity: new CheckCapacity({ maxConcurrent: 2, maxPerUser: 2 }),
+    ...over,
+  })
 }

@@ -4,14 +4,12 @@
  * monitor.still_down on the service's clock, and both reach the channels.
  */
 import { beforeEach, describe, expect, it } from 'vitest'
-import { CheckCapacity } from '../../src/capacity/index.js'
 import { CheckError } from '../../src/checks/errors.js'
 import type { CheckReport } from '../../src/checks/types.js'
-import { MonitorService, secretBox } from '../../src/monitors/index.js'
 import type { LowdbStore } from '../../src/store/index.js'
 import { fakeReport } from '../helpers/report.js'
 import { withEmbeddedStore } from '../store/each-store.js'
-import { RecordingDeliverer } from './fixtures.js'
+import { monitorService, RecordingDeliverer } from './fixtures.js'
 
 let store: LowdbStore
 withEmbeddedStore((s) => (store = s))
@@ -25,14 +23,7 @@ const recorder = new RecordingDeliverer()
 const sent = recorder.deliveries
 
 function service() {
-  return new MonitorService({
-    store,
-    monitors: store.monitors,
-    deliverer: recorder.asDeliverer(),
-    secrets: secretBox('flap test key'),
-    allowPrivateTargets: false,
-    checkTimeoutMs: 5_000,
-    capacity: new CheckCapacity({ maxConcurrent: 2, maxPerUser: 2 }),
+  return monitorService(store, recorder, {
     now: () => clock,
     check: async (url: string): Promise<CheckReport> => {
       if (site === 'down') throw new CheckError('check_failed', 'Connection refused.')

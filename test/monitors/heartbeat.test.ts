@@ -5,14 +5,12 @@
  * window silences them alike.
  */
 import { beforeEach, expect, it } from 'vitest'
-import { CheckCapacity } from '../../src/capacity/index.js'
 import { hashKey } from '../../src/contract/api-key.js'
 import { MonitorCreate } from '../../src/contract/monitors.js'
 import { monitorIdOfToken } from '../../src/monitors/heartbeat.js'
-import { MonitorService, secretBox } from '../../src/monitors/index.js'
 import type { Store } from '../../src/store/types.js'
 import { describeOnEachStore } from '../store/each-store.js'
-import { RecordingDeliverer } from './fixtures.js'
+import { monitorService, RecordingDeliverer } from './fixtures.js'
 
 /** The store of the running test: embedded, then PostgreSQL (describeOnEachStore at the end). */
 let store: Store
@@ -29,14 +27,7 @@ beforeEach(() => {
 })
 
 function service() {
-  return new MonitorService({
-    store,
-    monitors: store.monitors,
-    deliverer: recorder.asDeliverer(),
-    secrets: secretBox('heartbeat test key material'),
-    allowPrivateTargets: false,
-    checkTimeoutMs: 15_000,
-    capacity: new CheckCapacity({ maxConcurrent: 4, maxPerUser: 2 }),
+  return monitorService(store, recorder, {
     check: async () => {
       checks++
       throw new Error('a heartbeat must not run a check')

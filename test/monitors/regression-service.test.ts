@@ -8,14 +8,12 @@
 import { createServer, type Server } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { afterEach, beforeEach, expect, it } from 'vitest'
-import { CheckCapacity } from '../../src/capacity/index.js'
 import { runCheck } from '../../src/checks/index.js'
-import { MonitorService, secretBox } from '../../src/monitors/index.js'
 import type { Store } from '../../src/store/types.js'
 import { makeTestPki, type TestPki } from '../fixtures/certs.js'
 import { SECURITY_HEADERS } from '../fixtures/targets.js'
 import { describeOnEachStore } from '../store/each-store.js'
-import { RecordingDeliverer } from './fixtures.js'
+import { monitorService, RecordingDeliverer } from './fixtures.js'
 
 const T0 = Date.parse('2026-11-18T09:00:00Z')
 const MIN = 60_000
@@ -60,14 +58,9 @@ afterEach(async () => {
 
 async function setUp() {
   const recorder = new RecordingDeliverer()
-  const svc = new MonitorService({
-    store,
-    monitors: store.monitors,
-    deliverer: recorder.asDeliverer(),
-    secrets: secretBox('regression test key material'),
+  const svc = monitorService(store, recorder, {
     allowPrivateTargets: true,
     checkTimeoutMs: 10_000,
-    capacity: new CheckCapacity({ maxConcurrent: 2, maxPerUser: 2 }),
     now: () => clock,
     // the real engine, trusting the test CA as a self-hoster trusts an internal one
     check: (url) => runCheck(url, { allowPrivateTargets: true, extraCA: pki.ca.cert }),

@@ -4,17 +4,15 @@
  * change, no alert, not counted in uptime; once the window is over, the same failures alert.
  */
 import { beforeEach, describe, expect, it } from 'vitest'
-import { CheckCapacity } from '../../../src/capacity/index.js'
 import { CheckError } from '../../../src/checks/errors.js'
 import type { CheckReport } from '../../../src/checks/types.js'
 import { MaintenanceCreate } from '../../../src/contract/monitoring.js'
 import { MaintenanceError } from '../../../src/monitors/maintenance/index.js'
-import { MonitorService, secretBox } from '../../../src/monitors/index.js'
 import { dashboardMonitors } from '../../../src/serve/index.js'
 import type { Store } from '../../../src/store/types.js'
 import { fakeReport } from '../../helpers/report.js'
 import { describeOnEachStore, withEmbeddedStore } from '../../store/each-store.js'
-import { RecordingDeliverer } from '../fixtures.js'
+import { monitorService, RecordingDeliverer } from '../fixtures.js'
 
 /** The store of the running test: embedded, or each in turn for the runs (describeOnEachStore at the end). */
 let store: Store
@@ -36,17 +34,7 @@ const check = async (url: string): Promise<CheckReport> => {
 }
 
 function service() {
-  return new MonitorService({
-    store,
-    monitors: store.monitors,
-    deliverer: recorder.asDeliverer(),
-    secrets: secretBox('maintenance test key material'),
-    allowPrivateTargets: false,
-    checkTimeoutMs: 15_000,
-    capacity: new CheckCapacity({ maxConcurrent: 4, maxPerUser: 2 }),
-    check,
-    now: () => clock,
-  })
+  return monitorService(store, recorder, { check, now: () => clock })
 }
 
 const parse = (body: unknown) => MaintenanceCreate.safeParse(body)
