@@ -40,9 +40,19 @@ type Definition = [
   string | number | null,
 ]
 
+/** Keys of definitions recently written (a monitor's set repeats on every run): no md5 a run. */
+const keys = new Map<string, number>()
+
 /** The key of a set of definitions: the first 52 bits of the md5 of its JSON text (as SQL computes it). */
-export const definitionsKey = (text: string): number =>
-  parseInt(createHash('md5').update(text).digest('hex').slice(0, 13), 16)
+export function definitionsKey(text: string): number {
+  let key = keys.get(text)
+  if (key === undefined) {
+    key = parseInt(createHash('md5').update(text).digest('hex').slice(0, 13), 16)
+    if (keys.size >= 4096) keys.clear()
+    keys.set(text, key)
+  }
+  return key
+}
 
 /** The SQL of `definitionsKey` (the migration's conversion uses it on its own text). */
 export const DEFINITIONS_KEY_SQL = (text: string) =>
