@@ -29,7 +29,7 @@ import type {
   RunRecord,
 } from '../monitors.js'
 import { IncidentList } from './incident-list.js'
-import { RollupRing, WIDE_FIELDS } from './rollup-ring.js'
+import { RollupRing, WIDE_FIELDS, type WideRing } from './rollup-ring.js'
 import { SharedStrings } from './run-ring.js'
 
 const HOURS = HOURLY_RETENTION_DAYS * 24
@@ -88,12 +88,19 @@ class ChunkReader {
 
   /** The next `n` bytes, in memory of their own (typed arrays need aligned, owned memory). */
   async take(n: number): Promise<ArrayBuffer> {
+    const out = new Uint8Array(n)
+    await this.takeInto(out)
+    return out.buffer
+  }
+
+  /** The next bytes into `into` (memory reused: a load reads 60,000 rings' arrays). */
+  async takeInto<T extends Int32Array | Uint32Array | Float64Array | Uint8Array>(into: T): Promise<T> {
+    const n = into.byteLength
     await this.fill(n)
     if (this.buf.length - this.off < n) throw new Error('history file is truncated')
-    const out = new Uint8Array(n)
-    out.set(this.buf.subarray(this.off, this.off + n))
+    new Uint8Array(into.buffer, into.byteOffset, n).set(this.buf.subarray(this.off, this.off + n))
     this.off += n
-    return out.buffer
+    return into
   }
 }
 
@@ -213,30 +220,45 @@ export class LowdbHistory {
     }
   }
 
-  /** Everything, in pieces of about CHUNK_BYTES, each made as it is asked for. */
+  /**
+   * Everything, in pieces of about CHUNK_BYTES, each made as it is asked for, in one buffer and
+   * two rings reused throughout: a ring's wide form made anew for each of 10,000 monitors left
+   * 400 MB of buffers to the collector, and a fold's RSS rose by that much.
+   */
   *chunks(): Generator<Buffer> {
-    let parts: Buffer[] = [Buffer.from(MAGIC)]
-    let bytes = MAGIC.length
+    let buf = Buffer.allocUnsafe(2 * CHUNK_BYTES)
+    let pos = 0
+    const put = (b: Uint8Array) => {
+      if (pos + b.length > buf.length) {
+        const next = Buffer.allocUnsafe(Math.max(2 * buf.length, pos + b.length))
+        buf.copy(next, 0, 0, pos)
+        buf = next
+      }
+      buf.set(b, pos)
+      pos += b.length
+    }
+    const bytes = (a: Int32Array | Uint32Array | Float64Array) =>
+      new Uint8Array(a.buffer, a.byteOffset, a.byteLength)
+    const len = Buffer.alloc(4)
+    let hours: WideRing | undefined
+    let days: WideRing | undefined
+    put(Buffer.from(MAGIC))
     for (const [id, m] of this.byMonitor) {
       const header = Buffer.from(
         JSON.stringify({ id, last: m.last, incidents: m.incidents.all() } satisfies Header),
       )
-      const len = Buffer.alloc(4)
       len.writeUInt32LE(header.length)
-      parts.push(len, header)
-      bytes += 4 + header.length
-      for (const r of [m.hours.wide(), m.days.wide()])
-        for (const a of [r.idx, r.n, r.rt]) {
-          parts.push(Buffer.from(a.buffer, a.byteOffset, a.byteLength))
-          bytes += a.byteLength
-        }
-      if (bytes >= CHUNK_BYTES) {
-        yield Buffer.concat(parts, bytes)
-        parts = []
-        bytes = 0
+      put(len)
+      put(header)
+      hours = m.hours.wide(hours)
+      days = m.days.wide(days)
+      for (const r of [hours, days]) for (const a of [r.idx, r.n, r.rt]) put(bytes(a))
+      if (pos >= CHUNK_BYTES) {
+        yield Buffer.from(buf.subarray(0, pos)) // a copy: the buffer is reused
+        pos = 0
       }
     }
-    if (bytes > 0) yield Buffer.concat(parts, bytes)
+    if (pos > 0) yield Buffer.from(buf.subarray(0, pos))
   }
 
   /** Reads what `chunks` wrote to `file` (replacing what is in memory); ENOENT when it is not there. */
@@ -247,11 +269,19 @@ export class LowdbHistory {
       if (Buffer.from(await r.take(4).catch(() => new ArrayBuffer(0))).toString() !== MAGIC)
         throw new Error('not a history file (bad magic)')
       for (const id of [...this.byMonitor.keys()]) this.drop(id)
+      const wide = new Map<number, WideRing>()
       const ring = async (size: number, g: RollupGranularity) => {
-        const idx = new Int32Array(await r.take(size * 4))
-        const n = new Uint32Array(await r.take(size * WIDE_FIELDS * 4))
-        const rt = new Float64Array(await r.take(size * 8))
-        return RollupRing.fromWide(size, g, { idx, n, rt })
+        let w = wide.get(size)
+        if (!w) {
+          w = {
+            idx: new Int32Array(size),
+            n: new Uint32Array(size * WIDE_FIELDS),
+            rt: new Float64Array(size),
+          }
+          wide.set(size, w)
+        }
+        for (const a of [w.idx, w.n, w.rt]) await r.takeInto(a)
+        return RollupRing.fromWide(size, g, w)
       }
       while (await r.more()) {
         const len = new DataView(await r.take(4)).getUint32(0, true)

@@ -25,13 +25,20 @@ const HEALTH = 0
 const DOWN = 1
 const S = 2
 
+/** A column of `n` values, the narrowest that holds `max` (and fractions, when it has one). */
+function column(max: number, n: number): Column {
+  if (!Number.isInteger(max) || max > 0xffffffff) return new Float64Array(n)
+  return max > 0xffff ? new Uint32Array(n) : max > 0xff ? new Uint16Array(n) : new Uint8Array(n)
+}
+
 /** `a` made wide enough for `v` (a copy when it was not). */
-function fit<T extends Column>(a: T, v: number): Column {
+function fit(a: Column, v: number): Column {
   if (a instanceof Float64Array) return a
-  const int = Number.isInteger(v)
-  if (int && v <= (a instanceof Uint8Array ? 0xff : a instanceof Uint16Array ? 0xffff : 0xffffffff)) return a
-  if (!int || v > 0xffffffff) return Float64Array.from(a)
-  return v > 0xffff ? Uint32Array.from(a) : Uint16Array.from(a)
+  const max = a instanceof Uint8Array ? 0xff : a instanceof Uint16Array ? 0xffff : 0xffffffff
+  if (Number.isInteger(v) && v <= max) return a
+  const b = column(v, a.length)
+  b.set(a)
+  return b
 }
 
 /** The ring's counters in the wide form of history.bin (`idx`: the bucket each slot holds, -1: none). */
@@ -176,13 +183,18 @@ export class RollupRing {
     return out
   }
 
-  /** The counters as history.bin holds them. */
-  wide(): WideRing {
-    const w: WideRing = {
-      idx: new Int32Array(this.size).fill(-1),
-      n: new Uint32Array(this.size * WIDE_FIELDS),
-      rt: new Float64Array(this.size),
-    }
+  /** The counters as history.bin holds them, in `w` when given (reused: a fold writes 10,000 rings). */
+  wide(w?: WideRing): WideRing {
+    if (w && w.rt.length === this.size) {
+      w.idx.fill(-1)
+      w.n.fill(0)
+      w.rt.fill(0)
+    } else
+      w = {
+        idx: new Int32Array(this.size).fill(-1),
+        n: new Uint32Array(this.size * WIDE_FIELDS),
+        rt: new Float64Array(this.size),
+      }
     for (let b = Math.max(this.top - this.size + 1, 0); b <= this.top; b++) {
       const s = this.slotOf(b)
       if (s < 0) continue
@@ -195,21 +207,36 @@ export class RollupRing {
     return w
   }
 
-  /** A ring from history.bin's wide form (a slot holding a bucket the newest has passed is left out). */
+  /**
+   * A ring from history.bin's wide form (a slot holding a bucket the newest has passed is left
+   * out), each column made as wide as its largest value at once (no garbage of narrower ones).
+   */
   static fromWide(size: number, g: RollupGranularity, w: WideRing): RollupRing {
     const r = new RollupRing(size, g)
     for (const b of w.idx) if (b > r.top) r.top = b
+    const kept: number[] = []
+    let c = 0
+    let sums = 0
+    let rt = 0
     for (let s = 0; s < size; s++) {
       const b = w.idx[s]
       if (b < 0 || b <= r.top - size || b % size !== s) continue
+      kept.push(s)
       const o = s * WIDE_FIELDS
-      for (let k = 0; k < C; k++) if (w.n[o + k]) r.addC(s * C + k, w.n[o + k])
-      if (w.n[o + 4]) r.addS(s * S + HEALTH, w.n[o + 4])
-      if (w.n[o + 5]) r.addS(s * S + DOWN, w.n[o + 5])
-      if (w.rt[s]) {
-        r.rt = fit(r.rt, w.rt[s])
-        r.rt[s] = w.rt[s]
-      }
+      c = Math.max(c, w.n[o], w.n[o + 1], w.n[o + 2], w.n[o + 3])
+      sums = Math.max(sums, w.n[o + 4], w.n[o + 5])
+      if (!Number.isInteger(w.rt[s])) rt = 0.5
+      else if (rt !== 0.5) rt = Math.max(rt, w.rt[s])
+    }
+    r.c = column(c, size * C)
+    r.s = column(sums, size * S)
+    r.rt = column(rt, size)
+    for (const s of kept) {
+      const o = s * WIDE_FIELDS
+      for (let k = 0; k < C; k++) r.c[s * C + k] = w.n[o + k]
+      r.s[s * S + HEALTH] = w.n[o + 4]
+      r.s[s * S + DOWN] = w.n[o + 5]
+      r.rt[s] = w.rt[s]
     }
     return r
   }

@@ -194,6 +194,17 @@ function definitions(list: unknown): Defs | null {
   return out
 }
 
+let lastDefs: { json: string; defs: Record<string, unknown>[] } | undefined
+
+/**
+ * The definitions of `json`, parsed (a fold reads every run of a ring in turn, most with the same
+ * ones: parsed once). Never handed out: each read spreads them into objects of its own.
+ */
+function parsedDefs(json: string): Record<string, unknown>[] {
+  if (lastDefs?.json !== json) lastDefs = { json, defs: JSON.parse(json) as Record<string, unknown>[] }
+  return lastDefs.defs
+}
+
 /** True when `r`, but for its ids and assertions, comes back from the packed form exactly as it is. */
 function fits(r: RunRecord, monitorId: string): boolean {
   const keys = Object.keys(r)
@@ -403,7 +414,7 @@ export class RunRing {
       error: f & NO_ERROR ? null : { code: this.strs[o + 3]!, message: this.strs[o + 4]! },
     }
     if (!(f & NO_ASSERTIONS)) {
-      const defs = JSON.parse(this.strs[o + 5]!) as Record<string, unknown>[]
+      const defs = parsedDefs(this.strs[o + 5]!)
       run.assertions = defs.map((d, i) => ({
         ...d,
         passed: (this.passed[s] & (1 << i)) !== 0,
