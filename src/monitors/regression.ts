@@ -11,6 +11,10 @@
  * last hour's response times (at most 120). A run costs O(bins) and no query. Only good runs
  * (answered, reachable, assertions held) outside maintenance windows go in: an outage or a
  * maintenance does not move the baseline. Pure; it updates the memory it is given.
+ *
+ * Stored packed (`packSketch`): one short base64 string of variable-length integers, about 500
+ * characters for a week of a 60 s monitor instead of about 2,500 of JSON arrays, since the record
+ * that carries it is written on every run. Sketches stored as JSON before are still read.
  */
 import type { LastCheck } from '../contract/monitors.js'
 import type { MonitorMemory, RegressionSketch } from '../store/monitors.js'
@@ -118,9 +122,100 @@ export function addRun(
     days: [...days.filter((x) => x.d >= d - WINDOW_DAYS && x.d !== d), today].sort((a, b) => a.d - b.d),
     recent: [
       ...(sk?.recent ?? []).filter(([t]) => t > sec - HOUR_S && t <= sec),
-      [sec, ms] as [number, number],
+      [sec, Math.round(ms)] as [number, number],
     ].slice(-RECENT_MAX),
   }
+}
+
+/** The first byte of a packed sketch: its layout. */
+const PACKED_V1 = 1
+
+/** Appends a non-negative integer as a LEB128 varint (7 bits a byte). */
+function putVarint(out: number[], n: number): void {
+  let v = Math.max(0, Math.round(n))
+  while (v >= 0x80) {
+    out.push((v % 0x80) | 0x80)
+    v = Math.floor(v / 0x80)
+  }
+  out.push(v)
+}
+
+/** Zigzag, so small negative numbers stay short: 0, -1, 1, -2 → 0, 1, 2, 3. */
+const zigzag = (n: number) => (n < 0 ? -2 * n - 1 : 2 * n)
+const unzigzag = (n: number) => (n % 2 === 1 ? -(n + 1) / 2 : n / 2)
+
+function putPairs(out: number[], pairs: unknown): void {
+  const flat = Array.isArray(pairs) ? (pairs as number[]) : []
+  const n = Math.floor(flat.length / 2)
+  putVarint(out, n)
+  for (let i = 0; i < 2 * n; i++) putVarint(out, flat[i])
+}
+
+/**
+ * The stored form of a sketch: base64 of [layout, days, then per day its number, score pairs and
+ * response-time bin pairs, then the recent runs as (seconds since the one before, ms)], each a
+ * varint. Response times are kept in whole ms.
+ */
+export function packSketch(sk: RegressionSketch): string {
+  const out: number[] = [PACKED_V1]
+  putVarint(out, sk.days.length)
+  for (const day of sk.days) {
+    putVarint(out, day.d)
+    putPairs(out, day.s)
+    putPairs(out, day.r)
+  }
+  putVarint(out, sk.recent.length)
+  let prev = 0
+  for (const [t, ms] of sk.recent) {
+    putVarint(out, zigzag(t - prev))
+    putVarint(out, ms)
+    prev = t
+  }
+  return Buffer.from(out).toString('base64')
+}
+
+/** A packed sketch read back; undefined for a string that is not one (judged as empty). */
+function unpack(text: string): RegressionSketch | undefined {
+  const b = Buffer.from(text, 'base64')
+  if (b[0] !== PACKED_V1) return undefined
+  let at = 1
+  const next = (): number => {
+    let v = 0
+    let scale = 1
+    for (;;) {
+      if (at >= b.length) throw new RangeError('truncated sketch')
+      const byte = b[at++]
+      v += (byte & 0x7f) * scale
+      if (byte < 0x80) return v
+      scale *= 0x80
+    }
+  }
+  const pairs = (): number[] => {
+    const n = next()
+    const flat = new Array<number>(2 * n)
+    for (let i = 0; i < 2 * n; i++) flat[i] = next()
+    return flat
+  }
+  try {
+    const days: RegressionSketch['days'] = []
+    for (let n = next(); n > 0; n--) days.push({ d: next(), s: pairs(), r: pairs() })
+    const recent: RegressionSketch['recent'] = []
+    let t = 0
+    for (let n = next(); n > 0; n--) {
+      t += unzigzag(next())
+      recent.push([t, next()])
+    }
+    return { days, recent }
+  } catch {
+    return undefined
+  }
+}
+
+/** The sketch of a monitor's memory, packed or in the JSON form of records stored before packing. */
+export function readSketch(stored: MonitorMemory['regression']): RegressionSketch | undefined {
+  if (typeof stored === 'string') return unpack(stored)
+  if (stored && Array.isArray(stored.days) && Array.isArray(stored.recent)) return stored
+  return undefined
 }
 
 const num = (n: number) => (Number.isInteger(n) ? n : Math.round(n * 10) / 10).toLocaleString('en-US')
@@ -140,8 +235,10 @@ export function judgeRegressions(
 ): string | null {
   const ms = check.response_time_ms
   if (typeof ms !== 'number') return null
-  const base = baseline(memory.regression, now)
-  memory.regression = addRun(memory.regression, now, check.health_score, ms)
+  const before = readSketch(memory.regression)
+  const base = baseline(before, now)
+  const after = addRun(before, now, check.health_score, ms)
+  memory.regression = packSketch(after)
   const enough = base.runs >= REGRESSION_MIN_RUNS
   const reasons: string[] = []
 
@@ -156,7 +253,7 @@ export function judgeRegressions(
   }
   memory.score_regressed = scoreRegressed
 
-  const recent = memory.regression.recent
+  const recent = after.recent
   const hour = recent.length >= REGRESSION_MIN_RUNS ? p95(recent.map(([, v]) => v)) : null
   const rtRegressed = enough && hour !== null && hour > RESPONSE_TIME_FACTOR * base.rtP95!
   if (rtRegressed) {

@@ -51,8 +51,11 @@ export interface MonitorMemory {
   /** Regression episodes in progress (announced once each, cleared when back within bounds). */
   score_regressed?: boolean
   response_time_regressed?: boolean
-  /** The run history the regression rules compare against (src/monitors/regression.ts). */
-  regression?: RegressionSketch
+  /**
+   * The run history the regression rules compare against (src/monitors/regression.ts), packed
+   * (`packSketch`: a short base64 string); records stored before packing hold the JSON form.
+   */
+  regression?: string | RegressionSketch
 }
 
 /**

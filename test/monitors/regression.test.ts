@@ -6,9 +6,9 @@
  */
 import { describe, expect, it } from 'vitest'
 import type { LastCheck } from '../../src/contract/monitors.js'
-import { binMs, rtBin } from '../../src/monitors/regression.js'
+import { baseline, binMs, packSketch, readSketch, rtBin } from '../../src/monitors/regression.js'
 import { evaluate, INITIAL_MEMORY, type ActiveState, type Observation } from '../../src/monitors/rules.js'
-import type { MonitorMemory } from '../../src/store/monitors.js'
+import type { MonitorMemory, RegressionSketch } from '../../src/store/monitors.js'
 
 const T0 = Date.parse('2026-11-20T00:00:00Z')
 const MIN = 60_000
@@ -236,10 +236,69 @@ describe('response_time.regressed', () => {
     ])
   })
 
-  it('keeps the sketch small: a week of 60 s runs is a few hundred numbers', () => {
+  it('keeps the sketch small: a week of 60 s runs is a few hundred numbers, packed in under 1,200 characters', () => {
     const m = monitor()
     for (let i = 0; i < 7 * 1440; i++) m.feed(run(85 + (i % 7), 80 + (i % 300)), T0 + i * MIN)
-    expect(JSON.stringify(m.memory.regression).length).toBeLessThan(6_000)
-    expect(m.memory.regression?.recent.length).toBe(60)
+    expect(typeof m.memory.regression).toBe('string')
+    expect(JSON.stringify(m.memory.regression).length).toBeLessThan(1_200)
+    const sk = readSketch(m.memory.regression)!
+    expect(sk.recent.length).toBe(60)
+    expect(sk.days.length).toBe(7)
+    expect(baseline(sk, T0 + 7 * DAY).runs).toBe(7 * 1440)
+  })
+
+  it('packs and reads back a sketch exactly (response times in whole ms)', () => {
+    const sk: RegressionSketch = {
+      days: [
+        { d: 20_410, s: [90, 1440, 0, 3, 100, 70_000], r: [0, 1, 57, 1439, 127, 2] },
+        { d: 20_411, s: [], r: [] },
+      ],
+      recent: [
+        [1_763_510_400, 0],
+        [1_763_510_460, 120_000],
+        [1_763_510_459, 7],
+      ],
+    }
+    expect(readSketch(packSketch(sk))).toEqual(sk)
+    expect(readSketch(packSketch({ days: [], recent: [] }))).toEqual({ days: [], recent: [] })
+  })
+
+  it('reads a sketch stored as JSON before packing, and judges by its history', () => {
+    // a monitor stored with the JSON form: 20 runs at 90 the day before
+    const day = Math.floor(T0 / DAY)
+    const m = monitor()
+    m.feed(run(90, 100), T0)
+    const stored: MonitorMemory = {
+      ...m.memory,
+      regression: { days: [{ d: day, s: [90, 20], r: [rtBin(100), 20] }], recent: [] },
+    }
+    const out = evaluate(
+      {
+        state: 'up',
+        memory: stored,
+        alerts: { down_after: 1, min_score: null },
+        url: 'https://example.com/',
+      },
+      run(50, 100),
+      T0 + DAY / 2,
+    )
+    expect(out.events.map((e) => e.event)).toEqual(['monitor.degraded', 'score.regressed'])
+    expect(readSketch(out.memory.regression)?.days[0].s).toEqual([90, 20, 50, 1])
+  })
+
+  it('judges a sketch it cannot read as empty instead of failing the run', () => {
+    const m = monitor()
+    const out = evaluate(
+      {
+        state: 'up',
+        memory: { ...m.memory, regression: 'not a sketch' },
+        alerts: { down_after: 1, min_score: null },
+        url: 'https://example.com/',
+      },
+      run(50, 100),
+      T0,
+    )
+    expect(out.state).toBe('up')
+    expect(readSketch(out.memory.regression)?.days[0].s).toEqual([50, 1])
   })
 })
