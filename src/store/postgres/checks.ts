@@ -3,6 +3,11 @@
  * it ends the reservation, charges the credit, moves the user's newest created_at on (at least
  * +1 ms, so created_at is unique per user and paging never skips or repeats) and inserts the
  * check; the user row lock serialises commits of one user across instances.
+ *
+ * One user's commits that arrive while one of theirs is in flight go together as one statement
+ * (batch.ts): their reservations end, the user row moves once by their number, and the checks are
+ * inserted with consecutive created_ms. A commit whose reservation is gone (released, swept, or
+ * given twice) goes on its own afterwards, the single statement above.
  */
 import { sql, type Kysely } from 'kysely'
 import { InsufficientCreditsError } from '../errors.js'
@@ -15,6 +20,7 @@ import type {
   Reservation,
 } from '../types.js'
 import { uuidv7 } from '../../shared/uuid7.js'
+import { KeyedBatcher, type Each } from './batch.js'
 import type { Database } from './schema.js'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
@@ -64,20 +70,102 @@ export async function insertChecks(
   return Number(result.numAffectedRows ?? 0)
 }
 
+type Committed = { check: CheckRecord; remaining: number }
+
 export class PgChecks implements CheckStore {
+  private readonly committing = new KeyedBatcher<
+    string,
+    { reservation: Reservation; json: string },
+    Committed
+  >((userId, items) => this.commitMany(userId, items))
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly now: () => number,
   ) {}
 
-  async commit(
-    reservation: Reservation,
-    record: NewCheck,
-  ): Promise<{ check: CheckRecord; remaining: number }> {
+  async commit(reservation: Reservation, record: NewCheck): Promise<Committed> {
     const userId = record.user_id
     if (reservation.user_id !== userId) throw new RangeError('The reservation belongs to another user')
+    return this.committing.submit(userId, { reservation, json: recordJson(record) })
+  }
+
+  /**
+   * Commits of one user in ONE statement: each whose reservation row it deletes is charged and
+   * saved, at consecutive created_ms; the rest go one by one through `commitOne`.
+   */
+  private async commitMany(
+    userId: string,
+    items: { reservation: Reservation; json: string }[],
+  ): Promise<Each<Committed>[]> {
+    if (items.length === 1) {
+      const [{ reservation, json }] = items
+      return [
+        await this.commitOne(reservation, userId, json).then(
+          (ok) => ({ ok }),
+          (error) => ({ error }),
+        ),
+      ]
+    }
     const ms = this.now()
-    const json = recordJson(record)
+    const ids = items.map((x) => x.reservation.id)
+    const { rows } = await sql<{ i: string; id: string; created_ms: string; remaining: string }>`
+      WITH t AS (
+        SELECT * FROM unnest(${ids}::uuid[], ${items.map((x) => x.json)}::json[]) WITH ORDINALITY AS t(res_id, rec, i)
+      ),
+      r AS (
+        DELETE FROM reservations WHERE id = ANY(${ids}::uuid[]) AND user_id = ${userId} RETURNING id
+      ),
+      -- a reservation given twice pays for its first commit only
+      c AS (
+        SELECT i, rec, row_number() OVER (ORDER BY i) AS k
+        FROM (SELECT DISTINCT ON (t.res_id) t.i, t.rec FROM t JOIN r ON r.id = t.res_id ORDER BY t.res_id, t.i) f
+      ),
+      u AS (
+        UPDATE users SET
+          credits_held = credits_held - (SELECT count(*) FROM c),
+          credits_used = credits_used + (SELECT count(*) FROM c),
+          last_check_ms = greatest(${ms}::bigint, last_check_ms + 1) + (SELECT count(*) FROM c) - 1
+        WHERE id = ${userId} AND EXISTS (SELECT 1 FROM c)
+        RETURNING last_check_ms, credits_granted - credits_used - (
+          SELECT count(*) FROM reservations x
+          WHERE x.user_id = users.id AND x.expires_at > now() AND x.id <> ALL(${ids}::uuid[])
+        ) AS remaining
+      ),
+      cc AS (
+        SELECT c.i, c.rec, u.last_check_ms - (SELECT count(*) FROM c) + c.k AS ms, u.remaining FROM u, c
+      ),
+      ins AS (
+        INSERT INTO checks (id, user_id, created_ms, record)
+        SELECT ${UUID7_OF('cc.ms')}, ${userId}, cc.ms, cc.rec FROM cc
+        RETURNING id, created_ms
+      )
+      SELECT cc.i, ins.id, ins.created_ms, cc.remaining FROM ins JOIN cc ON cc.ms = ins.created_ms`.execute(
+      this.db,
+    )
+    const out: Each<Committed>[] = new Array(items.length)
+    for (const row of rows) {
+      const i = Number(row.i) - 1
+      const check = toCheck({
+        id: row.id,
+        user_id: userId,
+        created_ms: row.created_ms,
+        record: JSON.parse(items[i].json),
+      })
+      out[i] = { ok: { check, remaining: Math.max(0, Number(row.remaining)) } }
+    }
+    // reservations it did not find: each charges a free credit, if any, on its own
+    for (let i = 0; i < items.length; i++)
+      if (!out[i])
+        out[i] = await this.commitOne(items[i].reservation, userId, items[i].json).then(
+          (ok) => ({ ok }),
+          (error) => ({ error }),
+        )
+    return out
+  }
+
+  private async commitOne(reservation: Reservation, userId: string, json: string): Promise<Committed> {
+    const ms = this.now()
     const { rows } = await sql<{ created_ms: string; id: string; remaining: string }>`
       WITH r AS (
         DELETE FROM reservations WHERE id = ${reservation.id}::uuid AND user_id = ${userId} RETURNING 1

@@ -5,10 +5,15 @@
  * raises `held` only where a credit is free and inserts the row: concurrent reservations serialise
  * on the user row. A reservation left by a dead instance is swept back once its lease ran out: at
  * once for a user whose reservation would otherwise fail, and for everyone every few seconds.
+ *
+ * One user's reservations that arrive while one of theirs is in flight go together as one
+ * statement (batch.ts): a user with thousands of monitors updates their row once for many runs
+ * instead of once per run, each update waiting for the one before it to be flushed to disk.
  */
 import { randomUUID } from 'node:crypto'
 import { sql, type Kysely } from 'kysely'
 import type { Reservation } from '../types.js'
+import { KeyedBatcher, type Each } from './batch.js'
 import type { Database } from './schema.js'
 
 /** A key for pg_try_advisory_xact_lock: one global sweeper at a time (two could deadlock on users rows). */
@@ -20,25 +25,45 @@ export class PgCredits {
     readonly leaseMs: number,
   ) {}
 
-  private async tryReserve(userId: string): Promise<Reservation | undefined> {
-    const id = randomUUID()
-    const { rows } = await sql<{ expires_ms: string }>`
-      WITH u AS (
-        UPDATE users SET credits_held = credits_held + 1
-        WHERE id = ${userId} AND credits_granted - credits_used - credits_held >= 1
-        RETURNING id
+  private readonly reserving = new KeyedBatcher<string, null, Reservation | undefined>((userId, items) =>
+    this.reserveMany(userId, items.length),
+  )
+
+  /**
+   * Up to `n` reservations of one user in ONE statement: as many as the user has credits free
+   * (the row is locked first, so the count is taken from its newest version). Those it could not
+   * make come back undefined.
+   */
+  private async tryReserve(userId: string, n: number): Promise<Reservation[]> {
+    const ids = Array.from({ length: n }, () => randomUUID())
+    const { rows } = await sql<{ id: string; expires_ms: string }>`
+      WITH cur AS (
+        SELECT id, least(${n}::int, credits_granted - credits_used - credits_held) AS n
+        FROM users WHERE id = ${userId} FOR UPDATE
+      ),
+      u AS (
+        UPDATE users SET credits_held = users.credits_held + cur.n
+        FROM cur WHERE users.id = cur.id AND cur.n >= 1
+        RETURNING cur.n
       )
       INSERT INTO reservations (id, user_id, expires_at)
-      SELECT ${id}::uuid, u.id, now() + make_interval(secs => ${this.leaseMs / 1000}) FROM u
-      RETURNING floor(extract(epoch FROM expires_at) * 1000)::bigint AS expires_ms`.execute(this.db)
-    return rows[0] && { id, user_id: userId, expires_at: Number(rows[0].expires_ms) }
+      SELECT t.id, ${userId}, now() + make_interval(secs => ${this.leaseMs / 1000})
+      FROM u, unnest(${ids}::uuid[]) WITH ORDINALITY AS t(id, i)
+      WHERE t.i <= u.n
+      RETURNING id, floor(extract(epoch FROM expires_at) * 1000)::bigint AS expires_ms`.execute(this.db)
+    return rows.map((r) => ({ id: r.id, user_id: userId, expires_at: Number(r.expires_ms) }))
   }
 
-  async reserve(userId: string): Promise<Reservation | undefined> {
-    const r = await this.tryReserve(userId)
-    if (r) return r
-    // none free: perhaps some are held by reservations whose lease ran out
-    return (await this.sweep(userId)) > 0 ? this.tryReserve(userId) : undefined
+  private async reserveMany(userId: string, n: number): Promise<Each<Reservation | undefined>[]> {
+    const got = await this.tryReserve(userId, n)
+    // short: perhaps some credits are held by reservations whose lease ran out
+    if (got.length < n && (await this.sweep(userId)) > 0)
+      got.push(...(await this.tryReserve(userId, n - got.length)))
+    return Array.from({ length: n }, (_, i) => ({ ok: got[i] }))
+  }
+
+  reserve(userId: string): Promise<Reservation | undefined> {
+    return this.reserving.submit(userId, null)
   }
 
   async release(r: Reservation): Promise<void> {

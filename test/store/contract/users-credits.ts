@@ -89,6 +89,29 @@ export function usersContract(t: ContractContext): void {
     expect((await store.checks.list('alice', { limit: 50 })).items).toHaveLength(10)
   })
 
+  it('commits and reservations arriving all at once: each charged once, none overspent, every check kept', async () => {
+    const store = await t.open()
+    await store.users.ensure('alice', 30)
+    // 40 asked at once against 30 credits: exactly 30 reserved
+    const got = await Promise.all(Array.from({ length: 40 }, () => store.users.reserveCredit('alice')))
+    const reservations = got.filter((r) => r !== undefined)
+    expect(reservations).toHaveLength(30)
+    expect(new Set(reservations.map((r) => r.id)).size).toBe(30)
+    expect(await store.users.availableCredits('alice')).toBe(0)
+    // all 30 committed at once
+    const saved = await Promise.all(
+      reservations.map((r, i) => store.checks.commit(r, sampleCheck('alice', i))),
+    )
+    expect(new Set(saved.map((s) => s.check.id)).size).toBe(30)
+    expect(new Set(saved.map((s) => s.check.created_at)).size).toBe(30)
+    for (const s of saved) expect(s.remaining).toBe(0)
+    expect(await store.users.get('alice')).toMatchObject({ credits_granted: 30, credits_used: 30 })
+    const listed = (await store.checks.list('alice', { limit: 100 })).items
+    expect(listed.map((c) => c.id).sort()).toEqual(saved.map((s) => s.check.id).sort())
+    const one = saved[12].check
+    expect(await store.checks.get('alice', one.id)).toEqual(one)
+  })
+
   it('a reservation that is never ended returns its credit when its lease runs out', async () => {
     const store = await t.open({ leaseMs: 300 })
     await store.users.ensure('alice', 2)
