@@ -74,7 +74,7 @@ export async function startMonitoring(o: MonitoringOptions): Promise<Monitoring>
     log: o.log,
     ...(metrics ? { onLag: (ms: number) => metrics.observeLag(ms) } : {}),
   })
-  service.onScheduleChange = () => scheduler.kick()
+  service.onScheduleChange = () => scheduler.scheduleChanged()
   // a store that is down at start must not stop monitoring from starting: the sweep retries
   await service.sweepDeliveries().catch((err) => o.log?.(`delivery sweep: ${(err as Error).message}`))
   scheduler.start()

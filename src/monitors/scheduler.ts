@@ -42,6 +42,14 @@ export interface SchedulerOptions {
    * runs already waiting for a per-user slot keep the server busy meanwhile.
    */
   claimBatch?: number
+  /**
+   * Shared stores: claim the runs due within this many ms ahead (default 0: only those due now).
+   * Each waits in this process until its due time and starts then, so one claim statement serves
+   * many runs instead of one or two statements a run; the claims ahead count against the free
+   * slots, and while the last claim found everything due in its window, the next one waits until
+   * half of that window has passed.
+   */
+  claimAheadMs?: number
   /** Longest back-off after failed ticks, ms (default 5 s): well under the shortest interval. */
   maxBackoffMs?: number
   /** A schedule with no tick for this long is re-armed by the watchdog, ms (default 30 s). */
@@ -68,6 +76,10 @@ export class Scheduler {
   private readonly now: () => number
   private readonly waiting = new DueHeap()
   private readonly waitingClaims = new Map<string, Claim>()
+  /** Of `waitingClaims`, those claimed ahead of their due time (claimAheadMs). */
+  private readonly ahead = new Set<string>()
+  /** With claimAheadMs: no claim before this time (everything due before it was claimed). */
+  private nextClaimAt = 0
   /** Claims of runs that could not be saved, kept until their next slot (see `hold`). */
   private readonly held = new DueHeap()
   private readonly heldClaims = new Map<string, Claim>()
@@ -109,11 +121,17 @@ export class Scheduler {
     this.sweeper = setInterval(() => {
       void this.service
         .resumeCreditPaused(Math.min(sweepMs, this.opts.catchUpMs ?? 60_000))
-        .then((n) => n > 0 && this.kick())
+        .then((n) => n > 0 && this.scheduleChanged())
         .catch((err) => this.opts.log?.(`scheduler: resume sweep: ${(err as Error).message}`))
     }, sweepMs).unref()
     const watchMs = this.opts.watchdogMs ?? 30_000
     this.watchdog = setInterval(() => this.watch(), Math.max(10, Math.round(watchMs / 2))).unref()
+    this.kick()
+  }
+
+  /** A monitor's next run moved earlier (created, resumed, changed): claim again at the next tick. */
+  scheduleChanged(): void {
+    this.nextClaimAt = 0
     this.kick()
   }
 
@@ -200,7 +218,7 @@ export class Scheduler {
 
   private async tick(): Promise<void> {
     if (this.stopped) return
-    let now = this.now()
+    const now = this.now()
     await this.releaseHeld(now)
     // catch-up runs whose jittered start has come
     while (this.free() > 0) {
@@ -209,43 +227,90 @@ export class Scheduler {
       this.waiting.pop()
       const claim = this.waitingClaims.get(top.id)
       this.waitingClaims.delete(top.id)
+      this.ahead.delete(top.id)
       if (claim) this.launch(claim)
     }
-    if (this.canClaim()) {
-      const claims = await this.service.monitors.claimDue(now, this.free(), this.opts.claimLeaseMs)
-      now = this.now()
-      const window = this.opts.catchUpMs ?? 60_000
-      // after failed ticks, what fell due during the outage is caught up like after a restart
-      const spreadBefore = this.failures > 0 ? now : this.startedAt
-      for (const c of claims) {
-        if (this.stopped) {
-          await this.service.monitors.releaseClaim(c.monitor.id)
-          continue
-        }
-        if (c.due_at < spreadBefore && window > 0) {
-          // fell due while we were not running: spread over the window (at most one interval)
-          const spread = Math.min(window, c.monitor.interval_seconds * 1000)
-          const at = now + Math.floor(Math.random() * spread)
-          this.waiting.push({ due: at, id: c.monitor.id })
-          this.waitingClaims.set(c.monitor.id, c)
-        } else this.launch(c)
-      }
-    }
+    const aheadMs = this.opts.claimAheadMs ?? 0
+    if (aheadMs > 0) return this.tickAhead(now, aheadMs)
+    if (this.canClaim()) await this.claim(now, this.free(), 0)
     // full (or waiting to claim a batch): the next run's end kicks us, the next due time can wait
     this.arm(this.canClaim() ? await this.service.monitors.nextDueAt() : null)
   }
 
-  private arm(nextDue: number | null): void {
+  /** With claimAheadMs: claim only when the window claimed before runs low, and read the next due time only when nothing was due. */
+  private async tickAhead(now: number, aheadMs: number): Promise<void> {
+    if (this.slotsToClaim() > 0 && now >= this.nextClaimAt) {
+      const want = this.slotsToClaim()
+      const got = await this.claim(now, want, aheadMs)
+      if (got >= want)
+        this.nextClaimAt = 0 // more may be due: claim again as slots free up
+      else if (got > 0) this.nextClaimAt = now + aheadMs / 2
+      else {
+        // nothing due in the window: sleep until the next due run comes within it
+        const nextDue = await this.service.monitors.nextDueAt()
+        const pollMs = this.opts.pollMs ?? 1000
+        this.nextClaimAt =
+          nextDue === null
+            ? now + pollMs
+            : Math.min(now + pollMs, Math.max(now + aheadMs / 2, nextDue - aheadMs))
+      }
+    }
+    // the next claim once it is time and slots allow (else a run's end kicks us), or the next run claimed ahead
+    this.arm(this.slotsToClaim() > 0 ? this.nextClaimAt : null, false)
+  }
+
+  /**
+   * With claimAheadMs: how many runs to claim now. The runs claimed ahead will take slots, so
+   * the rest; once busy, only a batch at a time (claimBatch), so a claim serves many runs.
+   */
+  private slotsToClaim(): number {
+    const want = this.free() - this.ahead.size
+    const busy = this.running.size > 0 || this.ahead.size > 0
+    const batch = Math.min(this.opts.claimBatch ?? 1, this.opts.capacity.maxConcurrent)
+    return want > 0 && (!busy || want >= batch) ? want : 0
+  }
+
+  /** Claims up to `max` runs due within `aheadMs`; returns how many it got. */
+  private async claim(now: number, max: number, aheadMs: number): Promise<number> {
+    const claims = await this.service.monitors.claimDue(now, max, this.opts.claimLeaseMs, aheadMs)
+    now = this.now()
+    const window = this.opts.catchUpMs ?? 60_000
+    // after failed ticks, what fell due during the outage is caught up like after a restart
+    const spreadBefore = this.failures > 0 ? now : this.startedAt
+    for (const c of claims) {
+      if (this.stopped) {
+        await this.service.monitors.releaseClaim(c.monitor.id)
+        continue
+      }
+      if (c.due_at < spreadBefore && window > 0) {
+        // fell due while we were not running: spread over the window (at most one interval)
+        const spread = Math.min(window, c.monitor.interval_seconds * 1000)
+        const at = now + Math.floor(Math.random() * spread)
+        this.waiting.push({ due: at, id: c.monitor.id })
+        this.waitingClaims.set(c.monitor.id, c)
+      } else if (c.due_at > now) {
+        // claimed ahead: starts at its due time
+        this.waiting.push({ due: c.due_at, id: c.monitor.id })
+        this.waitingClaims.set(c.monitor.id, c)
+        this.ahead.add(c.monitor.id)
+      } else this.launch(c)
+    }
+    return claims.length
+  }
+
+  /** Sets the timer for the next tick: `nextDue` (a claim), a run waiting for its time, a held run. */
+  private arm(nextDue: number | null, onlyWhenClaiming = true): void {
     if (this.stopped) return
     const now = this.now()
-    const candidates = [nextDue, this.waiting.peek()?.due, this.held.peek()?.due].filter(
-      (x): x is number => typeof x === 'number',
-    )
-    let delay = this.opts.pollMs ?? 1000
-    if (candidates.length > 0) delay = Math.min(delay, Math.max(0, Math.min(...candidates) - now))
-    // full: the next run's end kicks us
-    if (!this.canClaim()) delay = this.opts.pollMs ?? 1000
-    this.setTimer(delay)
+    const at: number[] = []
+    // full: the next run's end kicks us; a claim waiting for its due time needs one free slot
+    if (nextDue !== null && (!onlyWhenClaiming || this.canClaim())) at.push(nextDue)
+    const waiting = this.waiting.peek()
+    if (waiting && this.free() > 0) at.push(waiting.due)
+    const held = this.held.peek()
+    if (held) at.push(held.due)
+    const pollMs = this.opts.pollMs ?? 1000
+    this.setTimer(at.length > 0 ? Math.min(pollMs, Math.max(0, Math.min(...at) - now)) : pollMs)
   }
 
   /** Held runs whose next slot has come go back to the store, which hands them out again. */
@@ -319,7 +384,7 @@ export class Scheduler {
 
   private async runInSlot(c: Claim, slot: Slot): Promise<void> {
     try {
-      await this.service.run(c.monitor, 'schedule', c.due_at, { slot })
+      await this.service.run(c.monitor, 'schedule', c.due_at, { slot }, c.version)
     } finally {
       slot.release()
     }
@@ -335,6 +400,7 @@ export class Scheduler {
     this.abort.abort(new Error('The scheduler stopped'))
     for (const id of this.waitingClaims.keys()) await this.service.monitors.releaseClaim(id).catch(() => {})
     this.waitingClaims.clear()
+    this.ahead.clear()
     // held runs stay due in the store (next_run_at unchanged): the next start catches them up
     for (const id of this.heldClaims.keys()) await this.service.monitors.releaseClaim(id).catch(() => {})
     this.heldClaims.clear()

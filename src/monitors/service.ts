@@ -63,6 +63,18 @@ export type RunOutcome =
     }
   | { kind: 'no_credits' }
 
+/** What a run saw, to apply to its monitor (`finish`). */
+interface RunEnd {
+  trigger: 'schedule' | 'manual'
+  startedAt: number
+  obs: Observation
+  last: LastCheck | null
+  responseMs: number | null
+  assertions?: AssertionResult[]
+  /** Scheduled runs: when the run was due. */
+  dueAt?: number
+}
+
 /** The certificate's end of validity from the https_ssl signal's details, as ISO; null when none. */
 function certificateExpiry(details: Record<string, unknown> | undefined): string | null {
   const v = details?.validTo
@@ -238,13 +250,15 @@ export class MonitorService {
   /**
    * One run of a monitor. Scheduled runs (`dueAt` given) move next_run_at on by one interval;
    * runs on demand leave the schedule alone. Out of credits, a scheduled run pauses the user's
-   * monitors; a run on demand answers no_credits.
+   * monitors; a run on demand answers no_credits. With the claim's `version` of `m` (Claim.version)
+   * the run ends without reading the monitor again.
    */
   async run(
     m: MonitorRecord,
     trigger: 'schedule' | 'manual',
     dueAt?: number,
     how: RunHow = {},
+    version?: string,
   ): Promise<RunOutcome> {
     if (isHeartbeat(m)) {
       if (trigger === 'manual')
@@ -311,27 +325,32 @@ export class MonitorService {
       assertions = judgeAssertions(m.assertions, null)?.results
     }
 
-    const monitor = await this.finish(m.id, trigger, startedAt, obs, { last, responseMs, assertions }, dueAt)
+    const end: RunEnd = { trigger, startedAt, obs, last, responseMs, assertions, dueAt }
+    const monitor = await this.finish(m, end, version)
     if (done)
       return { kind: 'saved', check: done.check, report: done.report, remaining: done.remaining, monitor }
     return { kind: 'failed', ...failure!, monitor }
   }
 
-  /** Applies a run's observation to the monitor as it is NOW (it may have changed meanwhile). */
-  private async finish(
-    id: string,
-    trigger: 'schedule' | 'manual',
-    startedAt: number,
-    obs: Observation,
-    saw: { last: LastCheck | null; responseMs: number | null; assertions?: AssertionResult[] },
-    dueAt?: number,
-  ): Promise<MonitorRecord | undefined> {
-    const { last, responseMs, assertions } = saw
-    const current = await this.o.monitors.getMonitorById(id)
+  /**
+   * Applies a run's observation to the monitor as it is NOW (it may have changed meanwhile): to the
+   * claimed `m` while the store says its `version` is unchanged, else to the monitor read again.
+   */
+  private async finish(m: MonitorRecord, end: RunEnd, version?: string): Promise<MonitorRecord | undefined> {
+    // changed (or deleted) since the claim: nothing was written; judged as it is now
+    const saved = version === undefined ? undefined : await this.finishOn(m, end, version)
+    if (saved) return saved
+    const current = await this.o.monitors.getMonitorById(m.id)
     if (!current) {
-      if (trigger === 'schedule') await this.o.monitors.releaseClaim(id)
+      if (end.trigger === 'schedule') await this.o.monitors.releaseClaim(m.id)
       return undefined
     }
+    return this.finishOn(current, end)
+  }
+
+  private async finishOn(current: MonitorRecord, end: RunEnd, ifVersion?: string) {
+    const { trigger, startedAt, obs, last, responseMs, assertions, dueAt } = end
+    const id = current.id
     const now = this.now()
     // inside a maintenance window the run is kept, but judges nothing: no state change, no alert
     const quiet = await this.maintenance.covers(current, startedAt)
@@ -375,7 +394,7 @@ export class MonitorService {
       { ok: obs.kind === 'saved' && !obs.unreachable && !obs.assertionFailed, cause },
       quiet,
     )
-    const saved = await this.o.monitors.finishRun(updated, run, events, history)
+    const saved = await this.o.monitors.finishRun(updated, run, events, history, ifVersion)
     if (saved) this.alerts.dispatch(saved, events)
     return saved
   }

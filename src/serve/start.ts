@@ -336,6 +336,7 @@ async function startMonitorsFor(o: StartOptions, w: Wiring): Promise<Monitoring>
       catchUpMs: mo.catchUpMs,
       pollMs: o.databaseUrl ? 1000 : undefined,
       claimBatch: o.databaseUrl ? 8 : undefined,
+      claimAheadMs: o.databaseUrl ? 250 : undefined,
       claimLeaseMs: mo.claimLeaseMs ?? checkTimeoutMs + 60_000,
     },
     deliverySweepMs: o.databaseUrl ? (mo.deliverySweepMs ?? 30_000) : undefined,

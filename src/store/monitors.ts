@@ -211,6 +211,12 @@ export interface PageOptions {
 export interface Claim {
   monitor: MonitorRecord
   due_at: number
+  /**
+   * The stored monitor's version as claimed (PostgreSQL: the row's xmin), when the backend has
+   * one: `finishRun` with it writes only if nothing changed the monitor since, which saves reading
+   * it again at the end of the run.
+   */
+  version?: string
 }
 
 export interface MonitorStore {
@@ -237,9 +243,10 @@ export interface MonitorStore {
   /**
    * Hands out monitors whose next run is due at `now` (at most `max`), each to one caller only:
    * a claimed monitor is not handed out again until `finishRun` or `releaseClaim`, or (shared
-   * backends) until `leaseMs` have passed: the instance holding it died.
+   * backends) until `leaseMs` have passed: the instance holding it died. With `aheadMs`, also
+   * those due within that many ms after `now` (a backend may hand out only those due at `now`).
    */
-  claimDue(now: number, max: number, leaseMs?: number): Promise<Claim[]>
+  claimDue(now: number, max: number, leaseMs?: number, aheadMs?: number): Promise<Claim[]>
   /** The earliest next_run_at not claimed (for the scheduler's timer); null when none. */
   nextDueAt(): Promise<number | null>
   /** Give a claim back unrun (shutdown): its next_run_at is unchanged, so it is not skipped. */
@@ -249,12 +256,17 @@ export interface MonitorStore {
    * its history, and the events it raised. Ends the claim, if any. With `history`, the run is
    * added to the monitor's hourly and daily rollups (once, even if the write is retried) and an
    * incident is opened or closed; rollups older than their retention are dropped.
+   *
+   * With `ifVersion` (a claim's `version`), nothing is written unless the stored monitor is still
+   * that version: undefined then, as for a monitor deleted meanwhile (the caller reads it again).
+   * Backends without versions ignore it.
    */
   finishRun(
     m: MonitorRecord,
     run: RunRecord,
     events: EventRecord[],
     history?: RunHistory,
+    ifVersion?: string,
   ): Promise<MonitorRecord | undefined>
   /** Events raised outside a run (credits.exhausted) with the monitor's new state. */
   recordEvents(m: MonitorRecord, events: EventRecord[]): Promise<MonitorRecord | undefined>

@@ -133,6 +133,87 @@ describe('scheduler', () => {
   })
 })
 
+describe('scheduler claiming ahead (shared stores)', () => {
+  it('claims the runs due soon in few statements and starts each at its due time, not before', async () => {
+    // 120 monitors due one every 10 ms over 1.2 s; a claim hands out those due within aheadMs
+    const t0 = Date.now() + 50
+    const pending = Array.from({ length: 120 }, (_, i) => ({
+      monitor: { ...monitor(i), next_run_at: t0 + i * 10 },
+      due_at: t0 + i * 10,
+    }))
+    const stats = { claims: 0, nextDue: 0 }
+    const started = new Map<string, number>()
+    const fake = {
+      monitors: {
+        claimDue: async (now: number, max: number, _lease?: number, aheadMs = 0) => {
+          stats.claims++
+          const n = pending.filter((c) => c.due_at <= now + aheadMs).slice(0, max).length
+          return pending.splice(0, n)
+        },
+        nextDueAt: async () => {
+          stats.nextDue++
+          return pending[0]?.due_at ?? null
+        },
+        releaseClaim: async () => {},
+      },
+      run: async (m: MonitorRecord, _t: string, dueAt: number) => {
+        expect(started.has(m.id)).toBe(false)
+        started.set(m.id, Date.now() - dueAt)
+        await new Promise((r) => setTimeout(r, 3))
+      },
+      resumeCreditPaused: async () => 0,
+    }
+    const scheduler = new Scheduler(fake as unknown as MonitorService, {
+      capacity: new CheckCapacity({ maxConcurrent: 64, maxPerUser: 16 }),
+      catchUpMs: 0,
+      claimBatch: 8,
+      claimAheadMs: 250,
+    })
+    scheduler.start()
+    try {
+      await expect.poll(() => started.size, { timeout: 5000 }).toBe(120)
+      const lags = [...started.values()]
+      // never before its due time; on time give or take the timer (a loaded machine: generous)
+      expect(Math.min(...lags)).toBeGreaterThanOrEqual(0)
+      expect(Math.max(...lags)).toBeLessThan(500)
+      // a claim statement for many runs, and the next due time read only while nothing was due
+      expect(stats.claims).toBeLessThan(30)
+      expect(stats.nextDue).toBeLessThan(10)
+    } finally {
+      await scheduler.stop()
+    }
+  })
+
+  it('gives back the runs claimed ahead when it stops, unrun', async () => {
+    const t0 = Date.now() + 200
+    const claims = Array.from({ length: 5 }, (_, i) => ({
+      monitor: { ...monitor(i), next_run_at: t0 + i },
+      due_at: t0 + i,
+    }))
+    const released: string[] = []
+    let runs = 0
+    const fake = {
+      monitors: {
+        claimDue: async () => claims.splice(0),
+        nextDueAt: async () => null,
+        releaseClaim: async (id: string) => void released.push(id),
+      },
+      run: async () => void runs++,
+      resumeCreditPaused: async () => 0,
+    }
+    const scheduler = new Scheduler(fake as unknown as MonitorService, {
+      capacity: new CheckCapacity({ maxConcurrent: 64, maxPerUser: 16 }),
+      catchUpMs: 0,
+      claimAheadMs: 500,
+    })
+    scheduler.start()
+    await expect.poll(() => claims.length).toBe(0)
+    await scheduler.stop()
+    expect(runs).toBe(0)
+    expect(released).toHaveLength(5)
+  })
+})
+
 /** A fake service over one monitor whose store and runs fail as the test says. */
 function flaky(intervalSeconds: number) {
   const m = { ...monitor(0), interval_seconds: intervalSeconds, next_run_at: Date.now() }

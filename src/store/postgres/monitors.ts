@@ -7,7 +7,8 @@
  * next run time, so one indexed UPDATE is the whole queue, with no second copy of the schedule
  * to keep in step.
  */
-import { sql, type Kysely } from 'kysely'
+import { sql, type CompiledQuery, type Kysely } from 'kysely'
+import pg from 'pg'
 import type { Delivery } from '../../contract/monitors.js'
 import type {
   Claim,
@@ -37,6 +38,7 @@ import {
   readTotals,
 } from './history.js'
 import { readResponseTimes, readRuns, runInsertSql } from './runs.js'
+import { inline, KeyedBatcher, type Each } from './batch.js'
 import type { Database } from './schema.js'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
@@ -50,6 +52,8 @@ interface MonitorRow {
   user_id: string
   next_run_ms: string | null
   record: MonitorRecord
+  /** The row version (xmin), where asked for. */
+  version?: string
 }
 
 function toMonitor(r: MonitorRow): MonitorRecord {
@@ -75,6 +79,8 @@ const ms = (v: number | null) => (v === null ? null : String(Math.trunc(v)))
 const pendingOf = (e: EventRecord) => e.deliveries.some((d) => d.status === 'pending')
 
 export interface PgMonitorsOptions {
+  /** The driver's pool under the Kysely instance: with it, finishRun group-commits (finishMany). */
+  pool?: pg.Pool
   claimLeaseMs?: number
   /** Runs and events kept per monitor (default 1,000: docs/decisions.md#monitoring-depth). */
   historyLimit?: number
@@ -85,11 +91,16 @@ export class PgMonitors implements MonitorStore {
   private readonly leaseMs: number
   private readonly historyLimit: number
   private readonly now: () => number
+  private readonly pool: pg.Pool | undefined
+  private readonly finishing = new KeyedBatcher<null, CompiledQuery<{ n: string }>, boolean>((_, items) =>
+    this.finishMany(items),
+  )
 
   constructor(
     private readonly db: Kysely<Database>,
     o: PgMonitorsOptions = {},
   ) {
+    this.pool = o.pool
     this.leaseMs = o.claimLeaseMs ?? DEFAULT_CLAIM_LEASE_MS
     this.historyLimit = o.historyLimit ?? DEFAULT_PG_HISTORY_LIMIT
     this.now = o.now ?? Date.now
@@ -174,21 +185,21 @@ export class PgMonitors implements MonitorStore {
     return Number(r.numAffectedRows ?? 0) > 0
   }
 
-  async claimDue(now: number, max: number, leaseMs = this.leaseMs): Promise<Claim[]> {
+  async claimDue(now: number, max: number, leaseMs = this.leaseMs, aheadMs = 0): Promise<Claim[]> {
     if (max <= 0) return []
     const { rows } = await sql<MonitorRow>`
-      UPDATE monitors m SET claimed_until_ms = ${String(now + leaseMs)}
+      UPDATE monitors m SET claimed_until_ms = ${String(now + Math.max(0, aheadMs) + leaseMs)}
       FROM (
         SELECT id FROM monitors
-        WHERE next_run_ms <= ${String(now)} AND NOT paused
+        WHERE next_run_ms <= ${String(now + Math.max(0, aheadMs))} AND NOT paused
           AND (claimed_until_ms IS NULL OR claimed_until_ms < ${String(now)})
         ORDER BY next_run_ms
         LIMIT ${max}
         FOR UPDATE SKIP LOCKED
       ) due
       WHERE m.id = due.id
-      RETURNING m.id, m.user_id, m.next_run_ms, m.record`.execute(this.db)
-    return rows.map((r) => ({ monitor: toMonitor(r), due_at: Number(r.next_run_ms) }))
+      RETURNING m.id, m.user_id, m.next_run_ms, m.record, m.xmin::text AS version`.execute(this.db)
+    return rows.map((r) => ({ monitor: toMonitor(r), due_at: Number(r.next_run_ms), version: r.version }))
   }
 
   async nextDueAt(): Promise<number | null> {
@@ -234,15 +245,18 @@ export class PgMonitors implements MonitorStore {
     run: RunRecord,
     events: EventRecord[],
     history?: RunHistory,
+    ifVersion?: string,
   ): Promise<MonitorRecord | undefined> {
     const endClaim = run.trigger === 'schedule'
+    // the claim's row version: any write since (a change, a pause, another run) changed xmin
+    const version = ifVersion === undefined ? null : ifVersion
     const keepEvents = Math.max(0, this.historyLimit - events.length)
-    const { rows } = await sql<{ n: string }>`
+    const statement = sql<{ n: string }>`
       WITH m AS (
         UPDATE monitors SET next_run_ms = ${ms(m.next_run_at)}, paused = ${m.paused},
           paused_reason = ${m.paused_reason}, record = ${JSON.stringify(m)},
           claimed_until_ms = CASE WHEN ${endClaim} THEN NULL ELSE claimed_until_ms END
-        WHERE id = ${m.id} AND user_id = ${m.user_id}
+        WHERE id = ${m.id} AND user_id = ${m.user_id} AND (${version}::xid IS NULL OR xmin = ${version}::xid)
         RETURNING id
       ),
       ${runInsertSql(m.id, run)}
@@ -264,8 +278,42 @@ export class PgMonitors implements MonitorStore {
           AND EXISTS (SELECT 1 FROM m) AND id NOT IN (
             SELECT id FROM monitor_events WHERE monitor_id = ${m.id} ORDER BY id DESC LIMIT ${keepEvents})
       )
-      SELECT count(*) AS n FROM m`.execute(this.db)
-    return Number(rows[0]?.n ?? 0) > 0 ? m : undefined
+      SELECT count(*) AS n FROM m`
+    const saved = this.pool
+      ? await this.finishing.submit(null, statement.compile(this.db))
+      : await this.finishOne(statement.compile(this.db))
+    return saved ? m : undefined
+  }
+
+  private async finishOne(s: CompiledQuery<{ n: string }>): Promise<boolean> {
+    const { rows } = await this.db.executeQuery(s)
+    return Number(rows[0]?.n ?? 0) > 0
+  }
+
+  /**
+   * Group commit of finishRun: the statements of runs that ended while one was being written go
+   * as ONE query of several statements, which the server runs as one transaction (one round trip,
+   * one WAL flush). Refused by the server (one statement failed: nothing of it was written), each
+   * is written again on its own, so one bad run does not fail the others.
+   */
+  private async finishMany(statements: CompiledQuery<{ n: string }>[]): Promise<Each<boolean>[]> {
+    const each = (s: CompiledQuery<{ n: string }>) =>
+      this.finishOne(s).then(
+        (ok) => ({ ok }),
+        (error: unknown) => ({ error }),
+      )
+    if (statements.length === 1 || !this.pool) return Promise.all(statements.map(each))
+    let results: pg.QueryResult<{ n: string }>[]
+    try {
+      const out = await this.pool.query<{ n: string }>(statements.map((s) => inline(s)).join(';\n'))
+      results = Array.isArray(out) ? out : [out]
+    } catch (err) {
+      if (!(err instanceof pg.DatabaseError)) throw err
+      const out: Each<boolean>[] = []
+      for (const s of statements) out.push(await each(s))
+      return out
+    }
+    return statements.map((_, i) => ({ ok: Number(results[i]?.rows[0]?.n ?? 0) > 0 }))
   }
 
   async recordEvents(m: MonitorRecord, events: EventRecord[]): Promise<MonitorRecord | undefined> {

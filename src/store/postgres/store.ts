@@ -72,7 +72,7 @@ export class PostgresStore implements Store {
     this.users = new PgUsers(db, this.credits, now)
     this.keys = new PgKeys(db, o)
     this.checks = new PgChecks(db, now)
-    this.monitors = new PgMonitors(db, { historyLimit: o.monitorHistory })
+    this.monitors = new PgMonitors(db, { historyLimit: o.monitorHistory, pool })
     this.accounts = new PgAccounts(db, pool, { now: o.now })
     this.statusPages = new PgStatusPages(db)
     this.maintenance = new PgMaintenance(db)
