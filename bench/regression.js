@@ -9,6 +9,7 @@
  *   node bench/regression.js
  */
 import { performance } from 'node:perf_hooks'
+import { readSketch } from '../dist/monitors/regression.js'
 import { evaluate, INITIAL_MEMORY } from '../dist/monitors/rules.js'
 
 const MIN = 60_000
@@ -83,10 +84,11 @@ const stringify = per(() => JSON.stringify(full.regression))
 const parse = per(() => JSON.parse(json))
 
 const us = (ns) => `${(ns / 1000).toFixed(1)} µs`
+const sketch = readSketch(full.regression)
 process.stdout.write(
-  `A 60 s monitor with a full week in its sketch (${full.regression?.days.length} days, ` +
-    `${full.regression?.recent.length} runs in the last hour):\n` +
+  `A 60 s monitor with a full week in its sketch (${sketch?.days.length} days, ` +
+    `${sketch?.recent.length} runs in the last hour):\n` +
     `  evaluate per run: ${us(on)} with the regression rules, ${us(off)} without: ${us(on - off)} added\n` +
-    `  sketch in the record: ${json.length} bytes of JSON; JSON.stringify ${us(stringify)} (every write), ` +
+    `  sketch in the record (packed): ${json.length} bytes of JSON; JSON.stringify ${us(stringify)} (every write), ` +
     `JSON.parse ${us(parse)} (every read of the record)\n`,
 )

@@ -130,26 +130,38 @@ export function addRun(
 /** The first byte of a packed sketch: its layout. */
 const PACKED_V1 = 1
 
-/** Appends a non-negative integer as a LEB128 varint (7 bits a byte). */
-function putVarint(out: number[], n: number): void {
-  let v = Math.max(0, Math.round(n))
-  while (v >= 0x80) {
-    out.push((v % 0x80) | 0x80)
-    v = Math.floor(v / 0x80)
+/** Writes varints (LEB128, 7 bits a byte) into a buffer that grows as needed (one, reused). */
+class Writer {
+  bytes = new Uint8Array(4096)
+  at = 0
+
+  varint(n: number): void {
+    let v = n > 0 ? Math.round(n) : 0
+    if (this.at + 8 > this.bytes.length) {
+      const more = new Uint8Array(this.bytes.length * 2)
+      more.set(this.bytes)
+      this.bytes = more
+    }
+    while (v >= 0x80) {
+      this.bytes[this.at++] = (v % 0x80) | 0x80
+      v = Math.floor(v / 0x80)
+    }
+    this.bytes[this.at++] = v
   }
-  out.push(v)
+
+  pairs(pairs: unknown): void {
+    const flat = Array.isArray(pairs) ? (pairs as number[]) : []
+    const n = flat.length >> 1
+    this.varint(n)
+    for (let i = 0; i < 2 * n; i++) this.varint(flat[i])
+  }
 }
+
+const writer = new Writer()
 
 /** Zigzag, so small negative numbers stay short: 0, -1, 1, -2 → 0, 1, 2, 3. */
 const zigzag = (n: number) => (n < 0 ? -2 * n - 1 : 2 * n)
 const unzigzag = (n: number) => (n % 2 === 1 ? -(n + 1) / 2 : n / 2)
-
-function putPairs(out: number[], pairs: unknown): void {
-  const flat = Array.isArray(pairs) ? (pairs as number[]) : []
-  const n = Math.floor(flat.length / 2)
-  putVarint(out, n)
-  for (let i = 0; i < 2 * n; i++) putVarint(out, flat[i])
-}
 
 /**
  * The stored form of a sketch: base64 of [layout, days, then per day its number, score pairs and
@@ -157,58 +169,69 @@ function putPairs(out: number[], pairs: unknown): void {
  * varint. Response times are kept in whole ms.
  */
 export function packSketch(sk: RegressionSketch): string {
-  const out: number[] = [PACKED_V1]
-  putVarint(out, sk.days.length)
+  const w = writer
+  w.at = 0
+  w.bytes[w.at++] = PACKED_V1
+  w.varint(sk.days.length)
   for (const day of sk.days) {
-    putVarint(out, day.d)
-    putPairs(out, day.s)
-    putPairs(out, day.r)
+    w.varint(day.d)
+    w.pairs(day.s)
+    w.pairs(day.r)
   }
-  putVarint(out, sk.recent.length)
+  w.varint(sk.recent.length)
   let prev = 0
   for (const [t, ms] of sk.recent) {
-    putVarint(out, zigzag(t - prev))
-    putVarint(out, ms)
+    w.varint(zigzag(t - prev))
+    w.varint(ms)
     prev = t
   }
-  return Buffer.from(out).toString('base64')
+  return Buffer.from(w.bytes.buffer, 0, w.at).toString('base64')
+}
+
+/** Reads varints back; past the end it reads a truncation (`bad`). */
+class Reader {
+  at = 1
+  bad = false
+
+  constructor(private readonly b: Buffer) {}
+
+  varint(): number {
+    let v = 0
+    let scale = 1
+    const b = this.b
+    while (this.at < b.length) {
+      const byte = b[this.at++]
+      v += (byte & 0x7f) * scale
+      if (byte < 0x80) return v
+      scale *= 0x80
+    }
+    this.bad = true
+    return 0
+  }
+
+  pairs(): number[] {
+    const n = Math.min(this.varint(), this.b.length)
+    const flat = new Array<number>(2 * n)
+    for (let i = 0; i < 2 * n; i++) flat[i] = this.varint()
+    return flat
+  }
 }
 
 /** A packed sketch read back; undefined for a string that is not one (judged as empty). */
 function unpack(text: string): RegressionSketch | undefined {
   const b = Buffer.from(text, 'base64')
   if (b[0] !== PACKED_V1) return undefined
-  let at = 1
-  const next = (): number => {
-    let v = 0
-    let scale = 1
-    for (;;) {
-      if (at >= b.length) throw new RangeError('truncated sketch')
-      const byte = b[at++]
-      v += (byte & 0x7f) * scale
-      if (byte < 0x80) return v
-      scale *= 0x80
-    }
+  const r = new Reader(b)
+  const days: RegressionSketch['days'] = []
+  for (let n = Math.min(r.varint(), b.length); n > 0; n--)
+    days.push({ d: r.varint(), s: r.pairs(), r: r.pairs() })
+  const recent: RegressionSketch['recent'] = []
+  let t = 0
+  for (let n = Math.min(r.varint(), b.length); n > 0; n--) {
+    t += unzigzag(r.varint())
+    recent.push([t, r.varint()])
   }
-  const pairs = (): number[] => {
-    const n = next()
-    const flat = new Array<number>(2 * n)
-    for (let i = 0; i < 2 * n; i++) flat[i] = next()
-    return flat
-  }
-  try {
-    const days: RegressionSketch['days'] = []
-    for (let n = next(); n > 0; n--) days.push({ d: next(), s: pairs(), r: pairs() })
-    const recent: RegressionSketch['recent'] = []
-    let t = 0
-    for (let n = next(); n > 0; n--) {
-      t += unzigzag(next())
-      recent.push([t, next()])
-    }
-    return { days, recent }
-  } catch {
-    return undefined
-  }
+  return r.bad ? undefined : { days, recent }
 }
 
 /** The sketch of a monitor's memory, packed or in the JSON form of records stored before packing. */
