@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CheckError, runCheck, type CheckOptions, type CheckReport } from '../../src/checks/index.js'
+import { runCheck, type CheckOptions, type CheckReport } from '../../src/checks/index.js'
 import { startTargets, type Targets } from '../fixtures/targets.js'
+import { failure } from './check-error.js'
 
 let t: Targets
 let opts: CheckOptions
@@ -13,15 +14,6 @@ beforeAll(async () => {
 afterAll(() => t?.close())
 
 const check = (url: string, extra: CheckOptions = {}) => runCheck(url, { ...opts, ...extra })
-
-async function failure(promise: Promise<unknown>): Promise<CheckError> {
-  const err = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  )
-  expect(err).toBeInstanceOf(CheckError)
-  return err as CheckError
-}
 
 describe('runCheck', () => {
   it('scores a healthy HTTPS site high, with low risk', async () => {

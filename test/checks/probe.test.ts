@@ -1,10 +1,10 @@
 import net from 'node:net'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { CheckError } from '../../src/checks/errors.js'
 import { assertTargetAllowed } from '../../src/checks/guard.js'
 import { companionUrl, probe, PROBE_DEFAULTS, type ProbeOptions } from '../../src/checks/probe.js'
 import { DOCS_URL } from '../../src/checks/user-agent.js'
 import { PAGE_BYTES, startTargets, type Targets } from '../fixtures/targets.js'
+import { failure } from './check-error.js'
 
 // The real guard everywhere; a test can wave one call through to reach the loopback fixtures
 // with the private-target block on, so what is judged next is a redirect hop.
@@ -22,15 +22,6 @@ beforeAll(async () => {
   base = { allowPrivateTargets: true, extraCA: t.pki.ca.cert, totalTimeoutMs: 5_000 }
 })
 afterAll(() => t?.close())
-
-async function failure(promise: Promise<unknown>): Promise<CheckError> {
-  const err = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  )
-  expect(err).toBeInstanceOf(CheckError)
-  return err as CheckError
-}
 
 describe('timings', () => {
   it('measures connect, TLS, server wait, TTFB and total in a sane order', async () => {
