@@ -17,6 +17,7 @@ import {
 import { judgeRegressions } from './regression.js'
 
 export type { ActiveState, Observation, RaisedEvent } from './judge.js'
+export { isGoodRun } from './judge.js'
 
 export interface Outcome {
   state: ActiveState

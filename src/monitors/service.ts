@@ -18,7 +18,7 @@ import type { Deliverer } from './channels/deliver.js'
 import { nextId } from './ids.js'
 import { MonitorInput, MonitorInputError, refTaken } from './input.js'
 import { nextRunAfter } from './interval.js'
-import { evaluate, INITIAL_MEMORY, observeCheck, type Observation } from './rules.js'
+import { evaluate, INITIAL_MEMORY, isGoodRun, observeCheck, type Observation } from './rules.js'
 import { runHistory, uptimeReport, uptimeWindows } from './uptime/index.js'
 import { MaintenanceService } from './maintenance/index.js'
 import { deadlineAfter, Heartbeats, isHeartbeat } from './heartbeat.js'
@@ -388,12 +388,7 @@ export class MonitorService {
     const events = eventRecords(updated, current.paused ? 'paused' : current.state, out.events, last, now)
     // the incident's cause: the words of the monitor.down it raised
     const cause = out.events.find((e) => e.event === 'monitor.down')?.message ?? null
-    const history = runHistory(
-      current,
-      out.state,
-      { ok: obs.kind === 'saved' && !obs.unreachable && !obs.assertionFailed, cause },
-      quiet,
-    )
+    const history = runHistory(current, out.state, { ok: isGoodRun(obs), cause }, quiet)
     const saved = await this.o.monitors.finishRun(updated, run, events, history, ifVersion)
     if (saved) this.alerts.dispatch(saved, events)
     return saved
