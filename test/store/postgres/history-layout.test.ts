@@ -109,6 +109,32 @@ describePg('postgres history layout', () => {
     }
   })
 
+  it('rewrites a packed rollup row in place run after run: the table does not grow with the runs', async () => {
+    const schema = await freshSchema(db.url)
+    const store = await openPostgresStore({ url: db.url, schema, poolSize: 2 })
+    try {
+      const ms = store.monitors!
+      const m = await ms.createMonitor(monitor('alice', null))
+      const day = Math.floor(Date.now() / DAY) * DAY - DAY
+      // 600 runs a minute apart: two rows (the day's hours, the block's days) rewritten each run
+      for (let i = 0; i < 600; i++)
+        await ms.finishRun(m, runAt(m, day + i * MIN, true), [], {
+          ok: true,
+          counted: true,
+          interval_seconds: 60,
+        })
+      const [{ pages }] = await query<{ pages: number }>(
+        db.url,
+        `SELECT (pg_relation_size('"${schema}".monitor_rollups') / 8192)::int AS pages`,
+      )
+      // at fillfactor 100 a third of the updates left their page: ~200 pages by now
+      expect(pages).toBeLessThanOrEqual(4)
+      expect((await ms.rollups(m.id, 'day', day, day + DAY))[0].runs).toBe(600)
+    } finally {
+      await store.close()
+    }
+  })
+
   it('converts runs, rollups and incidents written before 0011, and goes on adding to them', async () => {
     const schema = await freshSchema(db.url)
     // the schema as 0010 left it

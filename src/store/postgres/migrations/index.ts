@@ -13,6 +13,7 @@ import { accountHardening } from './0008-account-hardening.js'
 import { monitorHistory } from './0009-monitor-history.js'
 import { maintenanceWindows } from './0010-maintenance-windows.js'
 import { leanHistory } from './0011-lean-history.js'
+import { rollupsFillfactor } from './0012-rollups-fillfactor.js'
 
 export const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': initial,
@@ -25,4 +26,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0009-monitor-history': monitorHistory,
   '0010-maintenance-windows': maintenanceWindows,
   '0011-lean-history': leanHistory,
+  '0012-rollups-fillfactor': rollupsFillfactor,
 }
