@@ -148,6 +148,15 @@ describe('estimate: total blocking time', () => {
     expect(small).toBe(0)
     expect(big).toBeGreaterThan(250) // 600 KB deferred: Lighthouse measures about 0.6 ms a KB, less 50
   })
+
+  it('counts a deferred script that is in before a slow head script: it runs once parsing ends (h3-combo-slow-everything was 30 ms; Lighthouse 5.7 s)', () => {
+    const spin = res('script', 'spin.js', 10_000, { execution: 'defer', busyLoopIterations: 40e6 })
+    const head = res('script', 'head.js', 200_000, { execution: 'blocking', renderBlocking: true })
+    const alone = estimate(page({ resources: [spin] })).metrics.tbt
+    const behindHead = estimate(page({ resources: [head, spin] })).metrics.tbt
+    expect(alone).toBeGreaterThan(1000)
+    expect(behindHead).toBeGreaterThanOrEqual(alone)
+  })
 })
 
 describe('estimate: the score', () => {
