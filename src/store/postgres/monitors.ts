@@ -303,9 +303,16 @@ export class PgMonitors implements MonitorStore {
         (error: unknown) => ({ error }),
       )
     if (statements.length === 1 || !this.pool) return Promise.all(statements.map(each))
+    let text: string
+    try {
+      text = statements.map((s) => inline(s)).join(';\n')
+    } catch {
+      // a parameter with no literal form: one statement each, with parameters
+      return Promise.all(statements.map(each))
+    }
     let results: pg.QueryResult<{ n: string }>[]
     try {
-      const out = await this.pool.query<{ n: string }>(statements.map((s) => inline(s)).join(';\n'))
+      const out = await this.pool.query<{ n: string }>(text)
       results = Array.isArray(out) ? out : [out]
     } catch (err) {
       if (!(err instanceof pg.DatabaseError)) throw err
