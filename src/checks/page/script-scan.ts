@@ -34,19 +34,27 @@ interface Loop {
  * and comments are not told apart from code, so braces inside them can misplace a loop's end: a
  * heuristic, capped.
  */
-export function busyLoopIterations(code: string): number {
+export function busyLoopIterations(code: string, opts: ScanOptions = {}): number {
   const text = code.length > SCAN_BYTES ? code.slice(0, SCAN_BYTES) : code
-  const loops: Loop[] = []
+  let loops: Loop[] = []
   for (const m of text.matchAll(COUNTED_LOOP)) {
     const bound = Number((m[1] ?? m[2]).replaceAll('_', ''))
     if (Number.isFinite(bound) && bound >= 2) loops.push({ start: m.index, end: -1, bound })
   }
   if (loops.length === 0) return 0
+  let closing: Int32Array | null = null
+  if (opts.afterDomContentLoaded) {
+    // the event has fired before the script runs: its listeners never do
+    closing = matchingBraces(text)
+    const never = listenerBodies(text, closing)
+    loops = loops.filter((l) => !never.some(([from, to]) => l.start > from && l.start < to))
+    if (loops.length === 0) return 0
+  }
   // nesting only matters when two bounds can multiply past the threshold
   const sorted = loops.map((l) => l.bound).sort((a, b) => b - a)
   const nestable = loops.length >= 2 && sorted[0] * sorted[1] >= MIN_BUSY_ITERATIONS
   if (nestable) {
-    const closing = matchingBraces(text)
+    closing ??= matchingBraces(text)
     const byStart = new Map(loops.map((l) => [l.start, l]))
     for (let k = loops.length - 1; k >= 0; k--) loops[k].end = loopEnd(text, loops[k], closing, byStart)
   }
@@ -61,6 +69,28 @@ export function busyLoopIterations(code: string): number {
     if (total >= MAX_ITERATIONS) break
   }
   return Math.min(total, MAX_ITERATIONS)
+}
+
+export interface ScanOptions {
+  /**
+   * The script runs after DOMContentLoaded has fired (an async script, in practice: the document
+   * is parsed long before it is in), so the loops inside its DOMContentLoaded listeners never run.
+   */
+  afterDomContentLoaded?: boolean
+}
+
+/** `addEventListener('DOMContentLoaded', function () {` or an arrow function: its body's `{`. */
+const DCL_LISTENER =
+  /addEventListener\(\s*['"`]DOMContentLoaded['"`]\s*,\s*(?:(?:async\s+)?function\b[^{]*|(?:async\s*)?(?:\([^()]*\)|[\w$]+)\s*=>\s*)\{/g
+
+/** Where each DOMContentLoaded listener written in place starts and ends in the text. */
+function listenerBodies(text: string, closing: Int32Array): [number, number][] {
+  const bodies: [number, number][] = []
+  for (const m of text.matchAll(DCL_LISTENER)) {
+    const brace = m.index + m[0].length - 1
+    bodies.push([brace, closing[brace] < 0 ? text.length : closing[brace]])
+  }
+  return bodies
 }
 
 /** For each `{`, the index just past its matching `}` (-1: none); one pass. */

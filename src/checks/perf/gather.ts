@@ -197,7 +197,9 @@ async function fetchOne(
       }
       if (count.interruption && signal.aborted) r.error = 'cut short by the time bound; size is a lower bound'
       if (r.kind === 'script' && res.statusCode < 300) {
-        const loops = busyLoopIterations(count.retained.toString('utf8'))
+        const loops = busyLoopIterations(count.retained.toString('utf8'), {
+          afterDomContentLoaded: r.execution === 'async',
+        })
         if (loops > 0) r.busyLoopIterations = loops
       }
       return r.kind === 'stylesheet' && res.statusCode < 300 ? count.retained.toString('utf8') : null

@@ -2,6 +2,18 @@ import { describe, expect, it } from 'vitest'
 import { busyLoopIterations, insertedHeightPx } from '../../../src/checks/page/script-scan.js'
 
 describe('busyLoopIterations: long counted loops a static read can see', () => {
+  it('drops the loops of a DOMContentLoaded listener an async script adds: the event has fired (h3-js-dcl-spin-async-cdn was 78; Lighthouse 100)', () => {
+    const dcl =
+      "var acc = 0;\ndocument.addEventListener('DOMContentLoaded', function () { for (var j = 0; j < 25000000; j++) { acc = (acc * 31 + j) % 1000003; } });\n"
+    const arrow =
+      'window.addEventListener("DOMContentLoaded", () => { for (let j = 0; j < 3e6; j++) {} }); for (let k = 0; k < 2e6; k++) {}'
+    expect(busyLoopIterations(dcl, { afterDomContentLoaded: true })).toBe(0)
+    expect(busyLoopIterations(arrow, { afterDomContentLoaded: true })).toBe(2e6)
+    // a classic or deferred script runs before the event: its listener's loop runs
+    expect(busyLoopIterations(dcl)).toBe(25_000_000)
+    expect(busyLoopIterations(arrow)).toBe(5e6)
+  })
+
   it('reads a for loop bounded by a literal, in any notation', () => {
     expect(busyLoopIterations('for (var i = 0; i < 40000000; i++) { s += i }')).toBe(40_000_000)
     expect(busyLoopIterations('for (let j=0;j<=5e7;j++){}')).toBe(5e7)
