@@ -50,6 +50,8 @@ interface PendingCommit {
 
 export class LowdbChecks implements CheckStore {
   private readonly batches = new Map<string, PendingCommit[]>()
+  /** Reservations a commit on its way holds: a second commit of one is not paid by it. */
+  private readonly committing = new Set<string>()
 
   constructor(
     private readonly ctx: LowdbContext,
@@ -67,11 +69,12 @@ export class LowdbChecks implements CheckStore {
     const ledger = this.users.ledger
     // A reservation whose lease ran out no longer holds a credit: take a fresh one, or refuse.
     let own: Reservation | undefined
-    if (!ledger.isLive(reservation)) {
+    if (!ledger.isLive(reservation) || this.committing.has(reservation.id)) {
       own = this.users.reserveNow(userId)
       if (!own) throw new InsufficientCreditsError(userId)
     }
     const held = own ?? reservation
+    this.committing.add(held.id)
     const s = this.shards.of(userId)
     // Group commit: commits of one user that arrive while its previous write is on its way join
     // one batch, written (and fsynced) together when that write ends. Each caller still resolves
@@ -91,6 +94,7 @@ export class LowdbChecks implements CheckStore {
           .catch((err) => {
             this.batches.delete(userId)
             for (const p of b) {
+              this.committing.delete(p.held.id)
               if (p.own) ledger.end(p.own)
               p.reject(err)
             }
@@ -112,7 +116,10 @@ export class LowdbChecks implements CheckStore {
     })
     await this.shards.append(s, stored)
     // seq went up in append (same tick): the reservations' credits are now charged
-    for (const p of batch) ledger.end(p.held)
+    for (const p of batch) {
+      ledger.end(p.held)
+      this.committing.delete(p.held.id)
+    }
     const remaining = this.users.available(s.id)
     batch.forEach((p, i) => p.resolve({ check: toRecord(stored[i]), remaining }))
   }

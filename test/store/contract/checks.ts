@@ -1,4 +1,5 @@
 import { expect, it } from 'vitest'
+import { InsufficientCreditsError } from '../../../src/store/errors.js'
 import type { CheckRecord, Store } from '../../../src/store/types.js'
 import { importable, sampleCheck } from '../helpers.js'
 import type { ContractContext } from './index.js'
@@ -98,6 +99,24 @@ export function checksContract(t: ContractContext): void {
     expect(new Set(times).size).toBe(30)
     expect((await pageAll(s, 'alice', 10)).seen).toHaveLength(30)
     expect(saved.map((x) => x.remaining).sort((a, b) => a - b)[0]).toBe(0)
+  })
+
+  it('commits arriving together, one reservation given twice: the second use has no credit to charge', async () => {
+    const s = await t.open()
+    await s.users.ensure('alice', 20)
+    const reservations = (
+      await Promise.all(Array.from({ length: 20 }, () => s.users.reserveCredit('alice')))
+    ).map((r) => r!)
+    const results = await Promise.allSettled([
+      ...reservations.map((r, i) => s.checks.commit(r, sampleCheck('alice', i))),
+      s.checks.commit(reservations[7], sampleCheck('alice', 99)),
+    ])
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(20)
+    const refused = results.flatMap((r) => (r.status === 'rejected' ? [r.reason] : []))
+    expect(refused).toHaveLength(1)
+    expect(refused[0]).toBeInstanceOf(InsufficientCreditsError)
+    expect(await s.users.get('alice')).toMatchObject({ credits_granted: 20, credits_used: 20 })
+    expect((await s.checks.list('alice', { limit: 50 })).items).toHaveLength(20)
   })
 
   it('import: balance unchanged, ordered after existing checks, dates validated', async () => {

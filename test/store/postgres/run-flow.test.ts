@@ -10,9 +10,7 @@ import { nextId } from '../../../src/monitors/ids.js'
 import { inline } from '../../../src/store/postgres/batch.js'
 import { openPostgresStore, type PostgresStore } from '../../../src/store/postgres/index.js'
 import type { MonitorRecord, RunRecord } from '../../../src/store/monitors.js'
-import { InsufficientCreditsError } from '../../../src/store/errors.js'
 import { monitor } from '../contract/monitors.js'
-import { sampleCheck } from '../helpers.js'
 import { describePg, freshDatabase, freshSchema } from './pg.js'
 
 const run = (m: MonitorRecord, trigger: 'schedule' | 'manual' = 'schedule'): RunRecord => ({
@@ -111,25 +109,6 @@ describePg('postgres run flow', () => {
       now - 60_000,
     )
     expect(incidents.size).toBe(39)
-  })
-
-  it('commits arriving together, one reservation given twice: the second use has no credit to charge', async () => {
-    const s = await open()
-    await s.users.ensure('alice', 20)
-    const reservations = (
-      await Promise.all(Array.from({ length: 20 }, () => s.users.reserveCredit('alice')))
-    ).map((r) => r!)
-    const check = (n: number) => ({ ...sampleCheck('alice', n) })
-    const results = await Promise.allSettled([
-      ...reservations.map((r, i) => s.checks.commit(r, check(i))),
-      s.checks.commit(reservations[7], check(99)),
-    ])
-    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(20)
-    const refused = results.flatMap((r) => (r.status === 'rejected' ? [r.reason] : []))
-    expect(refused).toHaveLength(1)
-    expect(refused[0]).toBeInstanceOf(InsufficientCreditsError)
-    expect(await s.users.get('alice')).toMatchObject({ credits_granted: 20, credits_used: 20 })
-    expect((await s.checks.list('alice', { limit: 50 })).items).toHaveLength(20)
   })
 
   it('writes parameters as literals the server reads back as the same values', async () => {
