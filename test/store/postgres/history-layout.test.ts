@@ -11,6 +11,7 @@ import { connect } from '../../../src/store/postgres/connect.js'
 import { MIGRATION_LOCK_TABLE, MIGRATION_TABLE } from '../../../src/store/postgres/migrate.js'
 import { MIGRATIONS } from '../../../src/store/postgres/migrations/index.js'
 import { openPostgresStore } from '../../../src/store/postgres/index.js'
+import { runAt as contractRun } from '../contract/history.js'
 import { monitor } from '../contract/monitors.js'
 import { describePg, freshDatabase, freshSchema, query } from './pg.js'
 
@@ -40,19 +41,13 @@ const judged = (passed: boolean, rt: number): NonNullable<RunRecord['assertions'
 
 function runAt(m: MonitorRecord, at: number, ok: boolean): RunRecord {
   const rt = 40 + ((at / MIN) % 97) * 3
-  return {
-    id: nextId(at),
-    monitor_id: m.id,
-    started_at: new Date(at).toISOString(),
-    outcome: ok ? 'saved' : 'failed',
+  return contractRun(m, at, ok ? { rt, health: 80 + ((at / MIN) % 21) } : null, {
     trigger: 'schedule',
     check_id: ok ? nextId(at) : null,
-    health_score: ok ? 80 + ((at / MIN) % 21) : null,
-    response_time_ms: ok ? rt : null,
     state: ok ? 'up' : 'down',
     error: ok ? null : { code: 'check_failed', message: 'connect ECONNREFUSED 127.0.0.1:8080' },
     assertions: judged(ok, rt),
-  }
+  })
 }
 
 describePg('postgres history layout', () => {
@@ -110,49 +105,60 @@ describePg('postgres history layout', () => {
   })
 
   it('rewrites a packed rollup row in place run after run: the table grows far less than at fillfactor 100', async () => {
-    // The baseline runs beside ours in the same test: a second store whose monitor_rollups is put
-    // back at fillfactor 100 (the layout before 0012), given the same runs in turn. How far either
-    // table grows depends on how soon PostgreSQL may prune a page's old row versions, which a busy
-    // server delays (CI has seen 23 pages where a quiet one gives 1; six copies of this test at once
-    // give 9–14 beside 200), so the test compares the two.
-    const stores = await Promise.all(
-      [80, 100].map(async (fillfactor) => {
-        const schema = await freshSchema(db.url)
-        const store = await openPostgresStore({ url: db.url, schema, poolSize: 2 })
-        if (fillfactor !== 80)
-          await query(db.url, `ALTER TABLE "${schema}".monitor_rollups SET (fillfactor = ${fillfactor})`)
-        return { schema, store, m: await store.monitors!.createMonitor(monitor('alice', null)) }
-      }),
-    )
-    try {
-      const day = Math.floor(Date.now() / DAY) * DAY - DAY
-      // 600 runs a minute apart: two rows (the day's hours, the block's days) rewritten each run
-      for (let i = 0; i < 600; i++)
-        for (const { store, m } of stores)
-          await store.monitors!.finishRun(m, runAt(m, day + i * MIN, true), [], {
-            ok: true,
-            counted: true,
-            interval_seconds: 60,
-          })
-      const [ours, baseline] = await Promise.all(
-        stores.map(
-          async ({ schema }) =>
-            (
-              await query<{ pages: number }>(
-                db.url,
-                `SELECT (pg_relation_size('"${schema}".monitor_rollups') / 8192)::int AS pages`,
-              )
-            )[0].pages,
-        ),
+    // The baseline runs beside ours: a second store whose monitor_rollups is put back at
+    // fillfactor 100 (the layout before 0012), given the same runs in turn. PostgreSQL prunes a
+    // page's old row versions only once no session on the whole server may still see them, so a
+    // transaction left open in another database stops the pruning (measured: ours 130-200 pages
+    // beside 200 with one held open in the postgres database) and other test files do that now
+    // and then (CI has seen 23 pages where a quiet server gives 1). An attempt whose figures say
+    // pruning was held back is made again, up to five times.
+    const attempt = async (): Promise<{ ours: number; baseline: number }> => {
+      const stores = await Promise.all(
+        [80, 100].map(async (fillfactor) => {
+          const schema = await freshSchema(db.url)
+          const store = await openPostgresStore({ url: db.url, schema, poolSize: 2 })
+          if (fillfactor !== 80)
+            await query(db.url, `ALTER TABLE "${schema}".monitor_rollups SET (fillfactor = ${fillfactor})`)
+          return { schema, store, m: await store.monitors!.createMonitor(monitor('alice', null)) }
+        }),
       )
-      // quiet: ours 1 page, the baseline ~200 (a third of its updates leave their page)
-      expect(baseline).toBeGreaterThan(50)
-      expect(ours <= 4 || ours * 3 <= baseline, `${ours} pages beside ${baseline} at fillfactor 100`).toBe(true)
-      const { store, m } = stores[0]
-      expect((await store.monitors!.rollups(m.id, 'day', day, day + DAY))[0].runs).toBe(600)
-    } finally {
-      await Promise.all(stores.map(({ store }) => store.close()))
+      try {
+        const day = Math.floor(Date.now() / DAY) * DAY - DAY
+        // 600 runs a minute apart: two rows (the day's hours, the block's days) rewritten each run
+        for (let i = 0; i < 600; i++)
+          for (const { store, m } of stores)
+            await store.monitors!.finishRun(m, runAt(m, day + i * MIN, true), [], {
+              ok: true,
+              counted: true,
+              interval_seconds: 60,
+            })
+        const { store, m } = stores[0]
+        expect((await store.monitors!.rollups(m.id, 'day', day, day + DAY))[0].runs).toBe(600)
+        const [ours, baseline] = await Promise.all(
+          stores.map(
+            async ({ schema }) =>
+              (
+                await query<{ pages: number }>(
+                  db.url,
+                  `SELECT (pg_relation_size('"${schema}".monitor_rollups') / 8192)::int AS pages`,
+                )
+              )[0].pages,
+          ),
+        )
+        return { ours, baseline }
+      } finally {
+        await Promise.all(stores.map(({ store }) => store.close()))
+      }
     }
+    // quiet: ours 1 page, the baseline ~200 (a third of its updates leave their page)
+    const inPlace = ({ ours, baseline }: { ours: number; baseline: number }) =>
+      ours <= 4 || ours * 3 <= baseline
+    const tries: { ours: number; baseline: number }[] = []
+    while (tries.length < 5 && !tries.some(inPlace)) tries.push(await attempt())
+    for (const t of tries) expect(t.baseline).toBeGreaterThan(50)
+    expect(tries.some(inPlace), tries.map((t) => `${t.ours} pages beside ${t.baseline}`).join('; ')).toBe(
+      true,
+    )
   })
 
   it('converts runs, rollups and incidents written before 0011, and goes on adding to them', async () => {
