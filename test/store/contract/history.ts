@@ -18,7 +18,16 @@ const base = Math.floor(Date.now() / DAY) * DAY - 2 * DAY + 10 * HOUR
 
 const mon = (s: Store): MonitorStore => s.monitors!
 
-function runAt(m: MonitorRecord, at: number, saved: { rt: number; health: number } | null): RunRecord {
+/**
+ * A run of `m` started at `at`: saved with its response time and health, or failed; `over` sets
+ * any other field (the PostgreSQL layout tests give it assertions and a check id).
+ */
+export function runAt(
+  m: MonitorRecord,
+  at: number,
+  saved: { rt: number; health: number } | null,
+  over: Partial<RunRecord> = {},
+): RunRecord {
   return {
     // ids are time-ordered like the runs
     id: nextId(at),
@@ -31,6 +40,7 @@ function runAt(m: MonitorRecord, at: number, saved: { rt: number; health: number
     response_time_ms: saved?.rt ?? null,
     state: m.state,
     error: saved ? null : { code: 'check_failed', message: 'refused' },
+    ...over,
   }
 }
 

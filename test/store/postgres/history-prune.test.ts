@@ -5,29 +5,17 @@
  */
 import pg from 'pg'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { nextId } from '../../../src/monitors/ids.js'
 import type { MonitorRecord, RunRecord } from '../../../src/store/monitors.js'
 import { openPostgresStore, type PostgresStore } from '../../../src/store/postgres/index.js'
+import { runAt as saved } from '../contract/history.js'
 import { monitor } from '../contract/monitors.js'
 import { describePg, freshDatabase, freshSchema } from './pg.js'
 
 const HOUR = 3_600_000
 const DAY = 24 * HOUR
 
-function runAt(m: MonitorRecord, at: number): RunRecord {
-  return {
-    id: nextId(at),
-    monitor_id: m.id,
-    started_at: new Date(at).toISOString(),
-    outcome: 'saved',
-    trigger: 'schedule',
-    check_id: null,
-    health_score: 90,
-    response_time_ms: 100,
-    state: 'up',
-    error: null,
-  }
-}
+const runAt = (m: MonitorRecord, at: number): RunRecord =>
+  saved(m, at, { rt: 100, health: 90 }, { trigger: 'schedule', state: 'up' })
 
 describePg('postgres history prune', () => {
   let db: Awaited<ReturnType<typeof freshDatabase>>
