@@ -23,7 +23,12 @@
  *     template's rows are copied by SQL to `--scale` paused monitors).
  *
  *   node bench/history-year.js [--backend both|embedded|postgres] [--templates 2] [--days 365]
- *        [--scale 10000] [--requests 300] [--rss-window 90] [--pg-sparse]
+ *        [--scale 10000] [--requests 300] [--rss-window 90] [--pg-sparse] [--fold-only]
+ *
+ * --rss-window: `serve` folds its journal whenever it passes 64 MB (about every 2-3 minutes at
+ * 10,000 monitors a minute); the folds seen in the window (snapshot.json replaced) are reported,
+ * so a window of 240 s or more shows serve's peak with a fold in it.
+ * --fold-only: the embedded part stops after the fold in process (no serve, no uptime).
  *
  * --pg-sparse: on PostgreSQL every hour but the last day's gets one run instead of sixty (the
  * outages keep every minute): the same rows of the same sizes (every hour and day bucket, the
@@ -70,6 +75,7 @@ const { values: o } = parseArgs({
     requests: { type: 'string', default: '300' },
     'rss-window': { type: 'string', default: '90' },
     'pg-sparse': { type: 'boolean', default: false },
+    'fold-only': { type: 'boolean', default: false },
   },
 })
 const T = Number(o.templates)
@@ -263,10 +269,14 @@ async function embedded(target) {
   const ids = (await f.userMonitors(USER)).map((m) => m.id)
   const beforeFold = await procMem(process.pid)
   let foldPeak = beforeFold.rss
-  const sampler = setInterval(
-    () => void procMem(process.pid).then((m) => (foldPeak = Math.max(foldPeak, m.rss))),
-    50,
-  )
+  const heap0 = process.memoryUsage()
+  const heapPeak = { heapUsed: heap0.heapUsed, heapTotal: heap0.heapTotal, external: heap0.external }
+  const sampler = setInterval(() => {
+    const h = process.memoryUsage()
+    for (const k of /** @type {const} */ (['heapUsed', 'heapTotal', 'external']))
+      heapPeak[k] = Math.max(heapPeak[k], h[k])
+    void procMem(process.pid).then((m) => (foldPeak = Math.max(foldPeak, m.rss)))
+  }, 50)
   const fs0 = performance.now()
   await f.compact()
   const foldS = (performance.now() - fs0) / 1000
@@ -274,8 +284,13 @@ async function embedded(target) {
   foldPeak = Math.max(foldPeak, (await procMem(process.pid)).rss)
   await f.close()
   log(
-    `embedded: in-process load ${loadS.toFixed(1)} s, RSS ${fmtMB(beforeFold.rss)}, fold ${foldS.toFixed(1)} s peak ${fmtMB(foldPeak)}`,
+    `embedded: in-process load ${loadS.toFixed(1)} s, RSS ${fmtMB(beforeFold.rss)}, fold ${foldS.toFixed(1)} s peak ${fmtMB(foldPeak)}` +
+      ` (heap used ${fmtMB(heap0.heapUsed)} -> peak ${fmtMB(heapPeak.heapUsed)}, heap total ${fmtMB(heap0.heapTotal)} -> ${fmtMB(heapPeak.heapTotal)},` +
+      ` external ${fmtMB(heap0.external)} -> ${fmtMB(heapPeak.external)})`,
   )
+  const folded = { loadS, beforeFold: beforeFold.rss, foldPeak, foldS }
+  if (o['fold-only'])
+    return { runs, yearS, bytes, perMonitor, scaled, ...folded, serve: undefined, c: undefined }
 
   // serve on it, every monitor running at 60 s
   s = await startServe({ dataDir: dir, args: NO_LIMITS, adminToken: ADMIN, timeoutMs: 600_000 })
@@ -283,8 +298,19 @@ async function embedded(target) {
   const samples = []
   const w0 = Date.now()
   let c
+  const snapAt = async () => (await stat(join(mon, 'snapshot.json'))).mtimeMs
+  let snapMtime = await snapAt()
+  let folds = 0
   while (Date.now() - w0 < Number(o['rss-window']) * 1000) {
     samples.push((await procMem(pid)).rss)
+    const m = await snapAt().catch(() => snapMtime)
+    if (m !== snapMtime) {
+      folds++
+      snapMtime = m
+      log(
+        `embedded: serve folded its journal (${folds}) at ${((Date.now() - w0) / 1000).toFixed(0)} s, RSS ${fmtMB(samples[samples.length - 1])}`,
+      )
+    }
     if (!c && Date.now() - w0 > 20_000) {
       const l = load()
       c = { ...(await uptimeVsHealth(s.url, key, ids)), load: l }
@@ -292,6 +318,10 @@ async function embedded(target) {
     await sleep(2000)
   }
   const mem = await procMem(pid)
+  const journalBytes = (await stat(join(mon, 'journal.jsonl'))).size
+  log(
+    `embedded: serve window ${o['rss-window']} s: ${folds} folds, journal now ${fmtMB(journalBytes)}, VmHWM ${fmtMB(mem.hwm)}`,
+  )
   const runsNow = (await apiOk(s.url, `${PUBLIC}/monitors/${ids[0]}/runs?limit=10`, { token: key })).body.runs
     .length
   await s.stop()
@@ -301,11 +331,8 @@ async function embedded(target) {
     bytes,
     perMonitor,
     scaled,
-    loadS,
-    beforeFold: beforeFold.rss,
-    foldPeak,
-    foldS,
-    serve: { startupMs: s.startupMs, rss: summarize(samples), hwm: mem.hwm, runsNow },
+    ...folded,
+    serve: { startupMs: s.startupMs, rss: summarize(samples), hwm: mem.hwm, runsNow, folds, journalBytes },
     c,
   }
 }
@@ -543,23 +570,34 @@ try {
     out.push(
       `**Embedded, storage**: ${fmtInt(e.runs)} runs applied in ${e.yearS.toFixed(1)} s; after the fold snapshot.json ${fmtMB(e.bytes.snapshot)} + history.bin ${fmtMB(e.bytes.history)} for ${T} monitors = **${fmtInt(e.perMonitor / 1024)} KB a monitor** (target ≤ 300 KB).`,
       '',
-      `**Embedded at ${fmtInt(SCALE)} monitors**: snapshot.json ${fmtMB(e.scaled.snapshot)}, history.bin ${fmtMB(e.scaled.history)}; in-process load ${e.loadS.toFixed(1)} s to RSS ${fmtMB(e.beforeFold)}, a fold ${e.foldS.toFixed(1)} s peaking at RSS ${fmtMB(e.foldPeak)}. ` +
-        `\`serve\` on it (every monitor running at 60 s) for ${o['rss-window']} s: start-up ${fmtInt(e.serve.startupMs)} ms, RSS p50 ${fmtMB(e.serve.rss.p50)}, max sampled ${fmtMB(e.serve.rss.max)}, **peak (VmHWM) ${fmtMB(e.serve.hwm)}** (target ≤ 1 GB).`,
-      '',
-      table(
-        ['embedded, ' + fmtInt(SCALE) + ' monitors (load ' + e.c.load + ')', 'p50', 'p95', 'n'],
-        [
-          [
-            `GET uptime, 400 days by day (${e.c.buckets} buckets)`,
-            `${fmtMs(e.c.uptime.p50)} ms`,
-            `${fmtMs(e.c.uptime.p95)} ms`,
-            String(e.c.uptime.n),
-          ],
-          ['GET /health', `${fmtMs(e.c.health.p50)} ms`, `${fmtMs(e.c.health.p95)} ms`, String(e.c.health.n)],
-        ],
-      ),
-      '',
+      `**Embedded at ${fmtInt(SCALE)} monitors**: snapshot.json ${fmtMB(e.scaled.snapshot)}, history.bin ${fmtMB(e.scaled.history)}; in-process load ${e.loadS.toFixed(1)} s to RSS ${fmtMB(e.beforeFold)}, a fold ${e.foldS.toFixed(1)} s peaking at RSS ${fmtMB(e.foldPeak)}.`,
     )
+    if (e.serve)
+      out.push(
+        `\`serve\` on it (every monitor running at 60 s) for ${o['rss-window']} s: start-up ${fmtInt(e.serve.startupMs)} ms, RSS p50 ${fmtMB(e.serve.rss.p50)}, max sampled ${fmtMB(e.serve.rss.max)}, **peak (VmHWM) ${fmtMB(e.serve.hwm)}** (target ≤ 1 GB), ${e.serve.folds} fold(s) of its journal in the window (journal at the end ${fmtMB(e.serve.journalBytes)}).`,
+      )
+    out.push('')
+    if (e.c)
+      out.push(
+        table(
+          ['embedded, ' + fmtInt(SCALE) + ' monitors (load ' + e.c.load + ')', 'p50', 'p95', 'n'],
+          [
+            [
+              `GET uptime, 400 days by day (${e.c.buckets} buckets)`,
+              `${fmtMs(e.c.uptime.p50)} ms`,
+              `${fmtMs(e.c.uptime.p95)} ms`,
+              String(e.c.uptime.n),
+            ],
+            [
+              'GET /health',
+              `${fmtMs(e.c.health.p50)} ms`,
+              `${fmtMs(e.c.health.p95)} ms`,
+              String(e.c.health.n),
+            ],
+          ],
+        ),
+        '',
+      )
   }
   if (o.backend !== 'embedded') {
     const p = await postgres(target.url)

@@ -66,7 +66,8 @@ export class DurableJSONFile<T> implements Adapter<T> {
 /**
  * temp file + fsync + rename + fsync of the directory. `text` may come in pieces (an iterable,
  * consumed one piece at a time as each is written): a snapshot of hundreds of MB never has to be
- * one buffer or one string.
+ * one buffer or one string. A piece is written before the next is asked for, so a maker may
+ * reuse one buffer for every piece.
  */
 export async function writeFileDurably(
   filename: string,

@@ -223,7 +223,8 @@ export class LowdbHistory {
   /**
    * Everything, in pieces of about CHUNK_BYTES, each made as it is asked for, in one buffer and
    * two rings reused throughout: a ring's wide form made anew for each of 10,000 monitors left
-   * 400 MB of buffers to the collector, and a fold's RSS rose by that much.
+   * 400 MB of buffers to the collector, and a fold's RSS rose by that much. Each piece is a view
+   * of that buffer, which the next reuses: write it before asking for the next.
    */
   *chunks(): Generator<Buffer> {
     let buf = Buffer.allocUnsafe(2 * CHUNK_BYTES)
@@ -254,11 +255,11 @@ export class LowdbHistory {
       days = m.days.wide(days)
       for (const r of [hours, days]) for (const a of [r.idx, r.n, r.rt]) put(bytes(a))
       if (pos >= CHUNK_BYTES) {
-        yield Buffer.from(buf.subarray(0, pos)) // a copy: the buffer is reused
+        yield buf.subarray(0, pos) // written before the next piece reuses the buffer
         pos = 0
       }
     }
-    if (pos > 0) yield Buffer.from(buf.subarray(0, pos))
+    if (pos > 0) yield buf.subarray(0, pos)
   }
 
   /** Reads what `chunks` wrote to `file` (replacing what is in memory); ENOENT when it is not there. */

@@ -39,7 +39,7 @@ import { LowdbHistory } from './history.js'
 import { savedRunMs } from '../history.js'
 import { DueHeap } from '../../shared/due-heap.js'
 import { Journal, readJournal, type WriteFn } from './journal.js'
-import { readSnapshot, snapshotPieces } from './snapshot-file.js'
+import { JsonLines, readSnapshot, snapshotPieces } from './snapshot-file.js'
 import { flatten, indexed, lowerBound, pageOf } from './paging.js'
 import { RunRing, SharedStrings } from './run-ring.js'
 
@@ -70,6 +70,11 @@ interface Snapshot {
 }
 
 const refKey = (userId: string, ref: string) => `${userId} ${ref}`
+
+/** The JSON text of every run of `rings`, in order (written from the packed columns). */
+function* runLines(rings: Iterable<RunRing>): Generator<string> {
+  for (const ring of rings) for (let i = 0; i < ring.length; i++) yield ring.jsonAt(i)
+}
 
 export class LowdbMonitorStore implements MonitorStore {
   private readonly monitors = new Map<string, MonitorRecord>()
@@ -241,9 +246,9 @@ export class LowdbMonitorStore implements MonitorStore {
       await writeFileDurably(join(this.dir, 'history.bin'), this.history.chunks())
       const sections = {
         monitors: this.monitors.values(),
-        runs: flatten(this.runs.values()),
+        runs: new JsonLines(runLines(this.runs.values())),
         events: flatten(this.events.values()),
-      } satisfies Record<keyof Omit<Snapshot, 'version'>, Iterable<unknown>>
+      } satisfies Record<keyof Omit<Snapshot, 'version'>, Iterable<unknown> | JsonLines>
       await writeFileDurably(join(this.dir, 'snapshot.json'), snapshotPieces(1, sections))
     })
   }

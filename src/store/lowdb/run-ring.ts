@@ -205,6 +205,26 @@ function parsedDefs(json: string): Record<string, unknown>[] {
   return lastDefs.defs
 }
 
+let lastHeads: { json: string; heads: string[] } | undefined
+
+/**
+ * The JSON text of each result of `json`'s definitions up to its `passed` value: `{…defs,"passed":`
+ * (what JSON.stringify writes for `{...def, passed, actual}`).
+ */
+function resultHeads(json: string): string[] {
+  if (lastHeads?.json !== json)
+    lastHeads = {
+      json,
+      heads: parsedDefs(json).map((d) => {
+        const inner = JSON.stringify(d).slice(1, -1)
+        return `{${inner}${inner ? ',' : ''}"passed":`
+      }),
+    }
+  return lastHeads.heads
+}
+
+const jsonNum = (x: number) => (Number.isNaN(x) ? 'null' : String(x))
+
 /** True when `r`, but for its ids and assertions, comes back from the packed form exactly as it is. */
 function fits(r: RunRecord, monitorId: string): boolean {
   const keys = Object.keys(r)
@@ -422,6 +442,35 @@ export class RunRing {
       })) as RunRecord['assertions']
     }
     return run
+  }
+
+  /**
+   * `JSON.stringify(this.at(i))`, written from the columns without making the record (a fold
+   * writes a million of them: the records and their strings were most of its time and garbage).
+   */
+  jsonAt(i: number): string {
+    const s = this.slotOf(i)
+    const odd = this.odd?.get(s)
+    if (odd) return JSON.stringify(odd)
+    const f = this.flags[s]
+    const o = s * S
+    const q = JSON.stringify
+    let out =
+      `{"id":"${getUuid(this.ids, s * 4)}","monitor_id":${q(this.monitorId)}` +
+      `,"started_at":"${new Date(this.nums[s * 3]).toISOString()}","outcome":${q(this.strs[o])}` +
+      `,"trigger":${q(this.strs[o + 1])},"check_id":${f & NO_CHECK ? 'null' : `"${getUuid(this.checks, s * 4)}"`}` +
+      `,"health_score":${jsonNum(this.nums[s * 3 + 1])},"response_time_ms":${jsonNum(this.nums[s * 3 + 2])}` +
+      `,"state":${q(this.strs[o + 2])},"error":${f & NO_ERROR ? 'null' : `{"code":${q(this.strs[o + 3])},"message":${q(this.strs[o + 4])}}`}`
+    if (!(f & NO_ASSERTIONS)) {
+      const heads = resultHeads(this.strs[o + 5]!)
+      out += ',"assertions":['
+      for (let k = 0; k < heads.length; k++)
+        out +=
+          `${k ? ',' : ''}${heads[k]}${(this.passed[s] & (1 << k)) !== 0},"actual":` +
+          `${q(this.actuals[s * this.width + k])}}`
+      out += ']'
+    }
+    return `${out}}`
   }
 
   /** Every run, oldest first. */

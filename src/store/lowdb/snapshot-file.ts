@@ -10,29 +10,54 @@
 import { createReadStream } from 'node:fs'
 import { createInterface } from 'node:readline'
 
-/** Pieces of about this many characters are handed to the writer. */
-const PIECE_CHARS = 1 << 20
+/** Pieces of about this many bytes are handed to the writer. */
+const PIECE_BYTES = 1 << 20
 
-/** The snapshot's text in pieces, each made when it is asked for. */
+/** A section whose items come as their JSON text already (a line each, no newline in it). */
+export class JsonLines {
+  constructor(readonly lines: Iterable<string>) {}
+}
+
+/**
+ * The snapshot's text in pieces of about PIECE_BYTES, each made when it is asked for. Each piece
+ * is a view of one buffer that the next reuses: write it before asking for the next (a fold's
+ * text never piles up as strings or buffers waiting for the collector, which lifted its peak).
+ */
 export function* snapshotPieces(
   version: number,
-  sections: Record<string, Iterable<unknown>>,
-): Generator<string> {
-  let out = `{"version":${version}`
-  for (const [name, items] of Object.entries(sections)) {
-    out += `,${JSON.stringify(name)}:[`
-    let first = true
-    for (const item of items) {
-      out += `${first ? '' : ','}\n${JSON.stringify(item)}`
-      first = false
-      if (out.length >= PIECE_CHARS) {
-        yield out
-        out = ''
+  sections: Record<string, Iterable<unknown> | JsonLines>,
+): Generator<Buffer> {
+  let buf = Buffer.allocUnsafe(2 * PIECE_BYTES)
+  let pos = 0
+  const put = (text: string) => {
+    // a UTF-16 unit takes at most 3 bytes in UTF-8
+    if (pos + 3 * text.length > buf.length) {
+      const need = pos + Buffer.byteLength(text)
+      if (need > buf.length) {
+        const next = Buffer.allocUnsafe(Math.max(2 * buf.length, need))
+        buf.copy(next, 0, 0, pos)
+        buf = next
       }
     }
-    out += '\n]'
+    pos += buf.write(text, pos)
   }
-  yield `${out}}\n`
+  put(`{"version":${version}`)
+  for (const [name, items] of Object.entries(sections)) {
+    put(`,${JSON.stringify(name)}:[`)
+    let first = true
+    for (const item of items instanceof JsonLines ? items.lines : items) {
+      put(first ? '\n' : ',\n')
+      put(items instanceof JsonLines ? (item as string) : JSON.stringify(item))
+      first = false
+      if (pos >= PIECE_BYTES) {
+        yield buf.subarray(0, pos)
+        pos = 0
+      }
+    }
+    put('\n]')
+  }
+  put('}\n')
+  yield buf.subarray(0, pos)
 }
 
 const HEAD = /^\{"version":(\d+),"(\w+)":\[$/

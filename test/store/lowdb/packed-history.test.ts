@@ -132,6 +132,29 @@ describe('packed runs (RunRing)', () => {
     expect([...ring]).toEqual(more.slice(10))
   })
 
+  it('writes each run’s JSON text from the columns exactly as JSON.stringify writes its record', () => {
+    const shared = new SharedStrings()
+    const id = nextId()
+    const ring = new RunRing(id, 300, shared)
+    const base = run(id, 1)
+    const all: RunRecord[] = Array.from({ length: 250 }, (_, k) => run(id, k + 2))
+    all.push(
+      { ...base, id: `${base.id.slice(0, -1)}X`, assertions: undefined }, // odd, kept as it came
+      { ...run(id, 300), error: { code: 'x"y', message: 'line\nbreak \u2028 ü \\ "q"' } },
+      { ...run(id, 301), health_score: -0, response_time_ms: 1e21 },
+      { ...run(id, 302), assertions: [] },
+      { ...run(id, 303), assertions: [{ passed: false, actual: 'näh "x"' } as never] },
+      { ...run(id, 304), assertions: [{ '1': 'a', source: 'x', passed: true, actual: 2.5 } as never] },
+    )
+    all.sort((a, b) => (a.id < b.id ? -1 : 1))
+    for (const r of all) ring.push(r)
+    expect(ring.length).toBe(all.length)
+    for (let i = 0; i < ring.length; i++) expect(ring.jsonAt(i)).toBe(JSON.stringify(ring.at(i)))
+    expect(Array.from({ length: ring.length }, (_, i) => ring.jsonAt(i))).toEqual(
+      all.map((r) => JSON.stringify(r)),
+    )
+  })
+
   it('lets go of shared strings with their runs', () => {
     const shared = new SharedStrings()
     const ring = new RunRing(nextId(), 20, shared)
