@@ -4,38 +4,20 @@
  * (its ids, times and enum values each a string of its own, every assertion an object); here a
  * ring of packed columns takes ~140: ids as four 32-bit words, times as epoch ms, numbers in a
  * Float64Array, repeated strings (outcome, state, error code and message, the assertions' own
- * definitions as one JSON text, text an assertion saw) shared through a counted table. A run is
- * made back into its record only when it is read, with the same keys in the same order.
+ * definitions as one JSON text, text an assertion saw) shared through a counted table and held
+ * by their numbers there, what each assertion saw as a kind and a number: no column is a JS array
+ * (as pointers, the strings and results took ~90 bytes a run of V8's heap, which `serve` lets grow
+ * to twice its live size between collections). A run is made back into its record only when it
+ * is read, with the same keys in the same order.
  *
  * A run that does not fit the packed form exactly (an id that is not a lowercase UUID, a time that
  * is not `toISOString`'s, a field of another type, keys in another order) is kept as it came, so
  * what is read is always what was added.
  */
 import type { RunRecord } from '../monitors.js'
+import { getUuid, isoMs, putUuid, type SharedStrings } from './packed.js'
 
-/** Strings shared by every ring of a store, each forgotten once no slot holds it. */
-export class SharedStrings {
-  private readonly held = new Map<string, { s: string; n: number }>()
-
-  /** The one copy of `s` (counted once more). */
-  hold(s: string): string {
-    let e = this.held.get(s)
-    if (!e) this.held.set(s, (e = { s, n: 0 }))
-    e.n++
-    return e.s
-  }
-
-  release(s: string | null | undefined): void {
-    if (typeof s !== 'string') return
-    const e = this.held.get(s)
-    if (e && --e.n <= 0) this.held.delete(s)
-  }
-
-  /** Distinct strings held (tests: nothing is kept once its runs are gone). */
-  get size(): number {
-    return this.held.size
-  }
-}
+export { getUuid, isIso, isoMs, isUuid, putUuid, SharedStrings } from './packed.js'
 
 const KEYS = [
   'id',
@@ -57,80 +39,13 @@ const FIRST_SLOTS = 128
 const NO_ERROR = 1
 const NO_CHECK = 2
 const NO_ASSERTIONS = 4
+/** The kinds of what an assertion saw. */
+const ACTUAL_NULL = 0
+const ACTUAL_FALSE = 1
+const ACTUAL_TRUE = 2
+const ACTUAL_NUMBER = 3
+const ACTUAL_STRING = 4
 
-const hex8 = (w: number) => (w >>> 0).toString(16).padStart(8, '0')
-
-/** The value of a lowercase hex digit, else -1. */
-function nibble(c: number): number {
-  if (c >= 48 && c <= 57) return c - 48
-  if (c >= 97 && c <= 102) return c - 87
-  return -1
-}
-
-/** Writes a lowercase UUID's 128 bits to `words` from `at`; false (words left undefined) when `id` is not one. */
-export function putUuid(words: Uint32Array, at: number, id: unknown): boolean {
-  if (typeof id !== 'string' || id.length !== 36) return false
-  if (id[8] !== '-' || id[13] !== '-' || id[18] !== '-' || id[23] !== '-') return false
-  let w = 0
-  let n = 0
-  for (let i = 0; i < 36; i++) {
-    if (i === 8 || i === 13 || i === 18 || i === 23) continue
-    const v = nibble(id.charCodeAt(i))
-    if (v < 0) return false
-    w = w * 16 + v
-    if (++n % 8 === 0) {
-      words[at + n / 8 - 1] = w
-      w = 0
-    }
-  }
-  return true
-}
-
-const scratch = new Uint32Array(4)
-export const isUuid = (s: unknown): s is string => putUuid(scratch, 0, s)
-
-export function getUuid(words: Uint32Array, at: number): string {
-  const b = hex8(words[at + 1])
-  const c = hex8(words[at + 2])
-  return `${hex8(words[at])}-${b.slice(0, 4)}-${b.slice(4)}-${c.slice(0, 4)}-${c.slice(4)}${hex8(words[at + 3])}`
-}
-
-/** `n` decimal digits of `s` from `i` (-1: not digits). */
-function digits(s: string, i: number, n: number): number {
-  let v = 0
-  for (let k = i; k < i + n; k++) {
-    const c = s.charCodeAt(k) - 48
-    if (c < 0 || c > 9) return -1
-    v = v * 10 + c
-  }
-  return v
-}
-
-/**
- * Epoch ms of a time in `toISOString`'s own form (`2026-11-26T07:21:51.123Z`, years 100-9999), else
- * NaN: only such a time comes back the same from its ms. Read by hand, 4x faster than Date.parse
- * and toISOString (a load reads a million).
- */
-export function isoMs(s: unknown): number {
-  if (typeof s !== 'string' || s.length !== 24) return NaN
-  if (s[4] !== '-' || s[7] !== '-' || s[10] !== 'T' || s[13] !== ':' || s[16] !== ':' || s[19] !== '.')
-    return NaN
-  if (s[23] !== 'Z') return NaN
-  const y = digits(s, 0, 4)
-  const mo = digits(s, 5, 2)
-  const d = digits(s, 8, 2)
-  const h = digits(s, 11, 2)
-  const mi = digits(s, 14, 2)
-  const sec = digits(s, 17, 2)
-  const ms = digits(s, 20, 3)
-  if (y < 100 || mo < 1 || mo > 12 || d < 1 || h < 0 || h > 23 || mi < 0 || mi > 59) return NaN
-  if (sec < 0 || sec > 59 || ms < 0) return NaN
-  const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0)
-  const days = mo === 2 ? (leap ? 29 : 28) : mo === 4 || mo === 6 || mo === 9 || mo === 11 ? 30 : 31
-  return d > days ? NaN : Date.UTC(y, mo - 1, d, h, mi, sec, ms)
-}
-
-export const isIso = (s: unknown): s is string => !Number.isNaN(isoMs(s))
 const numOrNull = (x: unknown) => x === null || (typeof x === 'number' && Number.isFinite(x))
 const isActual = (x: unknown) =>
   x === null ||
@@ -259,9 +174,11 @@ export class RunRing {
   private nums = new Float64Array(0)
   private flags = new Uint8Array(0)
   private passed = new Uint32Array(0)
-  private strs: (string | null)[] = []
-  /** What each assertion saw, `width` a slot. */
-  private actuals: unknown[] = []
+  /** The shared strings of each slot by number (0: null). */
+  private strs = new Uint32Array(0)
+  /** What each assertion saw, `width` a slot: its kind (ACTUAL_*) and its number or string's number. */
+  private kinds = new Uint8Array(0)
+  private values = new Float64Array(0)
   private width = 0
   /** Runs that do not fit the packed form, as they came (by slot). */
   private odd: Map<number, RunRecord> | undefined
@@ -323,19 +240,26 @@ export class RunRing {
     this.nums[slot * 3 + 2] = r.response_time_ms ?? NaN
     const o = slot * S
     const h = this.shared
-    this.strs[o] = h.hold(r.outcome)
-    this.strs[o + 1] = h.hold(r.trigger)
-    this.strs[o + 2] = h.hold(r.state)
-    this.strs[o + 3] = r.error ? h.hold(r.error.code) : null
-    this.strs[o + 4] = r.error ? h.hold(r.error.message) : null
-    this.strs[o + 5] = list ? h.hold(defs) : null
+    this.strs[o] = h.holdId(r.outcome)
+    this.strs[o + 1] = h.holdId(r.trigger)
+    this.strs[o + 2] = h.holdId(r.state)
+    this.strs[o + 3] = r.error ? h.holdId(r.error.code) : 0
+    this.strs[o + 4] = r.error ? h.holdId(r.error.message) : 0
+    this.strs[o + 5] = list ? h.holdId(defs) : 0
     const n = list?.length ?? 0
     if (n > this.width) this.widen(n)
     let bits = 0
     for (let i = 0; i < n; i++) {
       if (list![i].passed) bits |= 1 << i
-      const a = list![i].actual
-      this.actuals[slot * this.width + i] = typeof a === 'string' ? h.hold(a) : a
+      const a = list![i].actual as unknown
+      const k = slot * this.width + i
+      if (typeof a === 'string') {
+        this.kinds[k] = ACTUAL_STRING
+        this.values[k] = h.holdId(a)
+      } else if (typeof a === 'number') {
+        this.kinds[k] = ACTUAL_NUMBER
+        this.values[k] = a
+      } else this.kinds[k] = a === null ? ACTUAL_NULL : a ? ACTUAL_TRUE : ACTUAL_FALSE
     }
     this.passed[slot] = bits
     return true
@@ -346,12 +270,13 @@ export class RunRing {
     if (this.odd?.delete(slot)) return
     const o = slot * S
     for (let i = 0; i < S; i++) {
-      this.shared.release(this.strs[o + i])
-      this.strs[o + i] = null
+      this.shared.releaseId(this.strs[o + i])
+      this.strs[o + i] = 0
     }
     for (let i = 0; i < this.width; i++) {
-      this.shared.release(this.actuals[slot * this.width + i] as string)
-      this.actuals[slot * this.width + i] = null
+      const k = slot * this.width + i
+      if (this.kinds[k] === ACTUAL_STRING) this.shared.releaseId(this.values[k])
+      this.kinds[k] = ACTUAL_NULL
     }
   }
 
@@ -378,17 +303,14 @@ export class RunRing {
     this.nums = move(this.nums, 3, (n) => new Float64Array(n))
     this.flags = move(this.flags, 1, (n) => new Uint8Array(n))
     this.passed = move(this.passed, 1, (n) => new Uint32Array(n))
-    const strs: (string | null)[] = new Array<string | null>(slots * S).fill(null)
-    const actuals: unknown[] = new Array<unknown>(slots * this.width).fill(null)
+    this.strs = move(this.strs, S, (n) => new Uint32Array(n))
+    this.kinds = move(this.kinds, this.width, (n) => new Uint8Array(n))
+    this.values = move(this.values, this.width, (n) => new Float64Array(n))
     const odd = this.odd && new Map<number, RunRecord>()
     order.forEach((s, i) => {
-      for (let k = 0; k < S; k++) strs[i * S + k] = this.strs[s * S + k]
-      for (let k = 0; k < this.width; k++) actuals[i * this.width + k] = this.actuals[s * this.width + k]
       const r = this.odd?.get(s)
       if (r) odd!.set(i, r)
     })
-    this.strs = strs
-    this.actuals = actuals
     this.odd = odd
     this.head = 0
     this.slots = slots
@@ -396,11 +318,38 @@ export class RunRing {
 
   /** Room for `width` assertion results a slot. */
   private widen(width: number): void {
-    const actuals: unknown[] = new Array<unknown>(this.slots * width).fill(null)
+    const kinds = new Uint8Array(this.slots * width)
+    const values = new Float64Array(this.slots * width)
     for (let s = 0; s < this.slots; s++)
-      for (let k = 0; k < this.width; k++) actuals[s * width + k] = this.actuals[s * this.width + k]
-    this.actuals = actuals
+      for (let k = 0; k < this.width; k++) {
+        kinds[s * width + k] = this.kinds[s * this.width + k]
+        values[s * width + k] = this.values[s * this.width + k]
+      }
+    this.kinds = kinds
+    this.values = values
     this.width = width
+  }
+
+  /** The string held in string column `c` of slot `s`. */
+  private str(s: number, c: number): string {
+    return this.shared.of(this.strs[s * S + c])
+  }
+
+  /** What assertion `i` of slot `s` saw. */
+  private actual(s: number, i: number): unknown {
+    const k = s * this.width + i
+    switch (this.kinds[k]) {
+      case ACTUAL_STRING:
+        return this.shared.of(this.values[k])
+      case ACTUAL_NUMBER:
+        return this.values[k]
+      case ACTUAL_TRUE:
+        return true
+      case ACTUAL_FALSE:
+        return false
+      default:
+        return null
+    }
   }
 
   private slotOf(i: number): number {
@@ -419,26 +368,25 @@ export class RunRing {
     const odd = this.odd?.get(s)
     if (odd) return odd
     const f = this.flags[s]
-    const o = s * S
     const n = (x: number) => (Number.isNaN(x) ? null : x)
     const run: RunRecord = {
       id: getUuid(this.ids, s * 4),
       monitor_id: this.monitorId,
       started_at: new Date(this.nums[s * 3]).toISOString(),
-      outcome: this.strs[o] as RunRecord['outcome'],
-      trigger: this.strs[o + 1] as RunRecord['trigger'],
+      outcome: this.str(s, 0) as RunRecord['outcome'],
+      trigger: this.str(s, 1) as RunRecord['trigger'],
       check_id: f & NO_CHECK ? null : getUuid(this.checks, s * 4),
       health_score: n(this.nums[s * 3 + 1]),
       response_time_ms: n(this.nums[s * 3 + 2]),
-      state: this.strs[o + 2] as RunRecord['state'],
-      error: f & NO_ERROR ? null : { code: this.strs[o + 3]!, message: this.strs[o + 4]! },
+      state: this.str(s, 2) as RunRecord['state'],
+      error: f & NO_ERROR ? null : { code: this.str(s, 3), message: this.str(s, 4) },
     }
     if (!(f & NO_ASSERTIONS)) {
-      const defs = parsedDefs(this.strs[o + 5]!)
+      const defs = parsedDefs(this.str(s, 5))
       run.assertions = defs.map((d, i) => ({
         ...d,
         passed: (this.passed[s] & (1 << i)) !== 0,
-        actual: this.actuals[s * this.width + i],
+        actual: this.actual(s, i),
       })) as RunRecord['assertions']
     }
     return run
@@ -453,21 +401,20 @@ export class RunRing {
     const odd = this.odd?.get(s)
     if (odd) return JSON.stringify(odd)
     const f = this.flags[s]
-    const o = s * S
     const q = JSON.stringify
     let out =
       `{"id":"${getUuid(this.ids, s * 4)}","monitor_id":${q(this.monitorId)}` +
-      `,"started_at":"${new Date(this.nums[s * 3]).toISOString()}","outcome":${q(this.strs[o])}` +
-      `,"trigger":${q(this.strs[o + 1])},"check_id":${f & NO_CHECK ? 'null' : `"${getUuid(this.checks, s * 4)}"`}` +
+      `,"started_at":"${new Date(this.nums[s * 3]).toISOString()}","outcome":${q(this.str(s, 0))}` +
+      `,"trigger":${q(this.str(s, 1))},"check_id":${f & NO_CHECK ? 'null' : `"${getUuid(this.checks, s * 4)}"`}` +
       `,"health_score":${jsonNum(this.nums[s * 3 + 1])},"response_time_ms":${jsonNum(this.nums[s * 3 + 2])}` +
-      `,"state":${q(this.strs[o + 2])},"error":${f & NO_ERROR ? 'null' : `{"code":${q(this.strs[o + 3])},"message":${q(this.strs[o + 4])}}`}`
+      `,"state":${q(this.str(s, 2))},"error":${f & NO_ERROR ? 'null' : `{"code":${q(this.str(s, 3))},"message":${q(this.str(s, 4))}}`}`
     if (!(f & NO_ASSERTIONS)) {
-      const heads = resultHeads(this.strs[o + 5]!)
+      const heads = resultHeads(this.str(s, 5))
       out += ',"assertions":['
       for (let k = 0; k < heads.length; k++)
         out +=
           `${k ? ',' : ''}${heads[k]}${(this.passed[s] & (1 << k)) !== 0},"actual":` +
-          `${q(this.actuals[s * this.width + k])}}`
+          `${q(this.actual(s, k))}}`
       out += ']'
     }
     return `${out}}`
