@@ -30,6 +30,7 @@ import { HTTP_TIMEOUTS, defaultMaxConnections, limitConnections } from '../serve
 import { DEFAULT_FAILURE_POLICY } from '../runs/index.js'
 import { removeOwnerFile, writeOwnerFile } from '../server/owner-file.js'
 import { Metrics } from '../metrics/index.js'
+import { capHeapGrowth } from './heap.js'
 
 /** The client-side bound on a PostgreSQL answer when `serve` is not told otherwise (docs/decisions.md#faults). */
 export const DEFAULT_DB_QUERY_TIMEOUT_MS = 5000
@@ -181,6 +182,7 @@ export async function startServer(o: StartOptions): Promise<RunningServer> {
   if (!o.databaseUrl) {
     await mkdir(o.dataDir, { recursive: true, mode: 0o700 })
     await tightenMode(o.dataDir, 0o700, warn)
+    capHeapGrowth() // the embedded store's history is in memory: src/serve/heap.ts
   }
   const checkTimeoutMs = o.checkTimeoutMs ?? 15_000
   // docs/decisions.md#scale-out: a reservation left by a dead instance returns at most 60 s after the check limit
