@@ -96,7 +96,7 @@ export async function meterBody(
 
   try {
     if (decoder) await pipeline(body, countWire, decoder, countDecoded, { signal })
-    else await pipeline(body, countWire, countDecoded, { signal })
+    else await readIdentity(body, signal, countWire)
   } catch (err) {
     if (!(err instanceof CapReached)) {
       count.interruption = err instanceof Error ? err : new Error(String(err))
@@ -108,6 +108,37 @@ export async function meterBody(
   }
   if (keptBytes > 0) count.retained = Buffer.concat(kept, keptBytes)
   return count
+}
+
+/**
+ * An identity body (most pages): `countWire` straight over the body, without stream.pipeline,
+ * which sets up its own AbortController and aborts it (a DOMException made) at every body's end.
+ * As pipeline does, an abort of `signal` destroys the body with an AbortError whose cause is the
+ * reason, and the first error ends the read.
+ */
+async function readIdentity(
+  body: Readable,
+  signal: AbortSignal,
+  countWire: (source: AsyncIterable<Buffer>) => AsyncGenerator<Buffer>,
+): Promise<void> {
+  const onAbort = () => body.destroy(new AbortError(undefined, { cause: signal.reason }))
+  if (signal.aborted) onAbort()
+  else signal.addEventListener('abort', onAbort, { once: true })
+  try {
+    const chunks = countWire(body)
+    while (!(await chunks.next()).done);
+  } finally {
+    signal.removeEventListener('abort', onAbort)
+  }
+}
+
+/** Node's own AbortError (the one stream.pipeline throws on an abort): name AbortError, code ABORT_ERR. */
+class AbortError extends Error {
+  override readonly name = 'AbortError'
+  readonly code = 'ABORT_ERR'
+  constructor(message = 'The operation was aborted', options?: { cause?: unknown }) {
+    super(message, options)
+  }
 }
 
 /**

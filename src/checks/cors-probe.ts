@@ -7,7 +7,7 @@
  * handshake, and the page's timings are already taken); it has its own short timeout and never
  * fails the check: an error or a late answer is judged "unknown".
  */
-import { randomBytes } from 'node:crypto'
+import { randomHex } from '../shared/index.js'
 import { request, type Dispatcher } from 'undici'
 import type { CorsProbe } from './types.js'
 
@@ -23,16 +23,24 @@ export const CORS_PROBE = {
   graceMs: 500,
 } as const
 
+/** Any of `parents` aborting cancels the request. */
 export async function probeCors(
   url: URL,
   dispatcher: Dispatcher,
   headers: Record<string, string>,
-  parent: AbortSignal,
+  parents: AbortSignal[],
 ): Promise<CorsProbe> {
   // .example is reserved (RFC 2606): no real site can own this origin
-  const origin = `https://cors-check-${randomBytes(6).toString('hex')}.example`
+  const origin = `https://cors-check-${randomHex(6)}.example`
   const result: CorsProbe = { url: url.href, origin, answered: false }
-  const signal = AbortSignal.any([parent, AbortSignal.timeout(CORS_PROBE.timeoutMs)])
+  // a timer cleared once answered: AbortSignal.timeout would fire (a DOMException made and
+  // dispatched) three seconds after every check
+  const timeout = new AbortController()
+  const timer = setTimeout(
+    () => timeout.abort(new DOMException('The CORS request timed out', 'TimeoutError')),
+    CORS_PROBE.timeoutMs,
+  ).unref()
+  const signal = AbortSignal.any([...parents, timeout.signal])
   try {
     const res = await request(url, {
       dispatcher,
@@ -53,6 +61,8 @@ export async function probeCors(
   } catch (err) {
     const code = (err as { code?: unknown } | null)?.code
     result.error = signal.aborted ? 'no answer in time' : typeof code === 'string' ? code : 'request failed'
+  } finally {
+    clearTimeout(timer)
   }
   return result
 }

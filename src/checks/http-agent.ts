@@ -10,7 +10,7 @@
 import type { Socket } from 'node:net'
 import { performance } from 'node:perf_hooks'
 import type { TLSSocket } from 'node:tls'
-import { Agent, buildConnector } from 'undici'
+import { Agent, buildConnector, errors } from 'undici'
 import { createGuardedLookup } from './guard.js'
 import { readTlsInfo, secureContextWithExtraCA } from './tls-info.js'
 import { isProtocolVersionError } from './tls/legacy.js'
@@ -66,6 +66,13 @@ export interface GuardedAgent {
 const ASK_FOR_OCSP_STAPLE = { requestOCSP: true }
 
 const DEFAULT_PORT: Record<string, string> = { 'http:': '80', 'https:': '443' }
+
+/**
+ * What `destroy` hands the agent: without one, undici makes a ClientDestroyedError (a stack trace
+ * captured) on every destroy, i.e. twice a check, for sockets that are all idle by then. One made
+ * once serves every check; a request still pending fails with it, as it would with undici's own.
+ */
+const CHECK_ENDED = new errors.ClientDestroyedError()
 
 /** `https://[::1]:443`-style key, the same for a URL and for undici's connect options. */
 export function originKey(protocol: string, hostname: string, port: string | number | undefined): string {
@@ -174,6 +181,6 @@ export function createGuardedAgent(opts: GuardedAgentOptions): GuardedAgent {
     stopReadingTls() {
       readTls = false
     },
-    destroy: () => agent.destroy().catch(() => {}),
+    destroy: () => agent.destroy(CHECK_ENDED).catch(() => {}),
   }
 }

@@ -74,6 +74,9 @@ export interface ProbeOptions extends CheckOptions {
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308])
 
+/** Why the check's controllers abort at its end: plain `abort()` makes a DOMException (a stack) each time. */
+const CHECK_DONE = new DOMException('The check is over', 'AbortError')
+
 /**
  * Ports where the other scheme of a site conventionally listens: the IANA defaults (80/443) and
  * the alternates (8080 http-alt / 8443 https-alt) that Tomcat, Jetty and most proxies pair.
@@ -115,19 +118,15 @@ export async function probe(url: URL, opts: ProbeOptions = {}): Promise<ProbeRes
   if (opts.signal?.aborted) throw checkFailed(`The check of ${url.hostname} was cancelled`)
 
   const budget = new Budget(totalTimeoutMs, opts.signal)
-  const { main, companion } = agentsFor(opts, connectTimeoutMs, totalTimeoutMs)
+  // the companion's agent only when there is a companion request to make (a matching port)
+  const withCompanion = companionUrl(url, opts.alternatePort || undefined) !== null
+  const { main, companion } = agentsFor(opts, connectTimeoutMs, totalTimeoutMs, withCompanion)
   // the clock starts once the agents exist: building a trust store is our cost, not the site's
   const start = performance.now()
   const startedAt = new Date().toISOString()
   const companionAbort = new AbortController()
-  const alternate = probeAlternate(
-    url,
-    opts,
-    companion,
-    headers,
-    AbortSignal.any([budget.signal, companionAbort.signal]),
-  )
-  const scanner = tlsScanner(opts, connectTimeoutMs, AbortSignal.any([budget.signal, companionAbort.signal]))
+  const alternate = probeAlternate(url, opts, companion, headers, [budget.signal, companionAbort.signal])
+  const scanner = tlsScanner(opts, connectTimeoutMs, [budget.signal, companionAbort.signal])
   scanner.at(url)
 
   // CORS is asked of the URL the page ends on, once its body is read: on the main agent's kept-alive
@@ -201,7 +200,7 @@ export async function probe(url: URL, opts: ProbeOptions = {}): Promise<ProbeRes
       if (!isRedirect) {
         // undici frees the connection a moment after the body's end: one turn of the loop lets CORS reuse it
         await new Promise((resolve) => setImmediate(resolve))
-        cors = probeCors(current, main.agent, headers, AbortSignal.any([budget.signal, corsAbort.signal]))
+        cors = probeCors(current, main.agent, headers, [budget.signal, corsAbort.signal])
       }
       result.critical = await gatherForPage(result, {
         agent: main,
@@ -215,13 +214,13 @@ export async function probe(url: URL, opts: ProbeOptions = {}): Promise<ProbeRes
   } catch (err) {
     throw toCheckError(err, current, budget.cause, totalTimeoutMs)
   } finally {
-    companionAbort.abort()
-    corsAbort.abort()
+    companionAbort.abort(CHECK_DONE)
+    corsAbort.abort(CHECK_DONE)
     budget.dispose()
     await alternate.catch(() => null)
     await cors?.catch(() => null)
     // the result is known: closing the sockets need not delay it
-    void Promise.all([main.destroy(), companion.destroy()]).catch(() => undefined)
+    void Promise.all([main.destroy(), companion?.destroy()]).catch(() => undefined)
   }
 }
 
@@ -253,8 +252,13 @@ function timingsOf(
   }
 }
 
-/** The check's two agents: the page's own, and the companion's (other scheme) with a shorter connect. */
-function agentsFor(opts: ProbeOptions, connectTimeoutMs: number, totalTimeoutMs: number) {
+/** The page's agent, and the companion's (other scheme, shorter connect) when it has a request to make. */
+function agentsFor(
+  opts: ProbeOptions,
+  connectTimeoutMs: number,
+  totalTimeoutMs: number,
+  withCompanion: boolean,
+) {
   const agentOptions = {
     allowPrivateTargets: opts.allowPrivateTargets,
     extraCA: opts.extraCA,
@@ -264,10 +268,12 @@ function agentsFor(opts: ProbeOptions, connectTimeoutMs: number, totalTimeoutMs:
     legacyFallback: true,
   }
   const main = createGuardedAgent({ ...agentOptions, connectTimeoutMs })
-  const companion = createGuardedAgent({
-    ...agentOptions,
-    connectTimeoutMs: Math.min(connectTimeoutMs, PROBE_DEFAULTS.alternateTimeoutMs),
-  })
+  const companion = withCompanion
+    ? createGuardedAgent({
+        ...agentOptions,
+        connectTimeoutMs: Math.min(connectTimeoutMs, PROBE_DEFAULTS.alternateTimeoutMs),
+      })
+    : null
   return { main, companion }
 }
 
@@ -276,9 +282,9 @@ type Scan = { origin: string; result: Promise<TlsScan>; abort: AbortController }
 /**
  * The TLS scan asks about the https origin the check is at, from the moment it gets there (the
  * first URL or a redirect hop); a plain-http page has no handshake to judge, so it gets none. A
- * new origin aborts the scan of the one before.
+ * new origin aborts the scan of the one before. Any of `parents` aborting aborts the scan.
  */
-function tlsScanner(opts: ProbeOptions, connectTimeoutMs: number, signal: AbortSignal) {
+function tlsScanner(opts: ProbeOptions, connectTimeoutMs: number, parents: AbortSignal[]) {
   let scan: Scan | null = null
   return {
     at(target: URL): void {
@@ -291,7 +297,7 @@ function tlsScanner(opts: ProbeOptions, connectTimeoutMs: number, signal: AbortS
         allowPrivateTargets: opts.allowPrivateTargets,
         resolver: opts.resolver,
         timeoutMs: Math.min(connectTimeoutMs, TLS_SCAN.handshakeTimeoutMs),
-        signal: AbortSignal.any([signal, abort.signal]),
+        signal: AbortSignal.any([...parents, abort.signal]),
       })
       scan = { origin, result, abort }
     },
@@ -378,13 +384,14 @@ function nextHop(current: URL, location: string, allowPrivateTargets: boolean | 
 /**
  * For an https URL: does plain http redirect to https? For an http URL: is https offered? It runs
  * beside the main request with its own short budget, and its failure is a finding, never an error.
+ * Any of `parents` aborting cancels it.
  */
 async function probeAlternate(
   url: URL,
   opts: ProbeOptions,
-  agent: GuardedAgent,
+  agent: GuardedAgent | null,
   headers: Record<string, string>,
-  parent: AbortSignal,
+  parents: AbortSignal[],
 ): Promise<AlternateProbe | null> {
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return null
   const kind = url.protocol === 'https:' ? 'http_to_https' : 'https_offered'
@@ -396,11 +403,17 @@ async function probeAlternate(
     target.port = ''
   }
   const result: AlternateProbe = { kind, url: target.href, attempted: false, ok: false }
-  if (!matched) return result
+  // (the probe made the companion's agent exactly when a port matched)
+  if (!matched || !agent) return result
 
   result.attempted = true
-  const timeout = AbortSignal.timeout(PROBE_DEFAULTS.alternateTimeoutMs)
-  const signal = AbortSignal.any([parent, timeout])
+  // a timer cleared once answered: AbortSignal.timeout fired (a DOMException) after every check
+  const timeout = new AbortController()
+  const timer = setTimeout(
+    () => timeout.abort(new DOMException('The companion request timed out', 'TimeoutError')),
+    PROBE_DEFAULTS.alternateTimeoutMs,
+  ).unref()
+  const signal = AbortSignal.any([...parents, timeout.signal])
   try {
     assertTargetAllowed(target, { allowPrivateTargets: opts.allowPrivateTargets })
     const res = await request(target, { dispatcher: agent.agent, method: 'GET', headers, signal })
@@ -416,8 +429,10 @@ async function probeAlternate(
       if (tls) result.tls = tls
     }
   } catch (err) {
-    const cause: AbortCause = timeout.aborted ? 'timeout' : signal.aborted ? 'cancelled' : null
+    const cause: AbortCause = timeout.signal.aborted ? 'timeout' : signal.aborted ? 'cancelled' : null
     result.error = toCheckError(err, target, cause, PROBE_DEFAULTS.alternateTimeoutMs).message
+  } finally {
+    clearTimeout(timer)
   }
   return result
 }

@@ -2,4 +2,5 @@
 export { DueHeap } from './due-heap.js'
 export * from './secret-box.js'
 export { uuidv7 } from './uuid7.js'
+export { fillRandom, randomHex } from './random-pool.js'
 export { fmtBytes, fmtDuration } from './units.js'

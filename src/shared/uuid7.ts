@@ -2,16 +2,15 @@
  * UUIDv7 (RFC 9562 §5.7): a 48-bit Unix millisecond timestamp, then random bits. The store uses the
  * check's created_at as the timestamp, so an id alone tells which shard holds the check.
  */
-import { randomBytes } from 'node:crypto'
+import { fillRandom } from './random-pool.js'
 
 const UUID7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
 
 export function uuidv7(ms: number): string {
   if (!Number.isSafeInteger(ms) || ms < 0 || ms > 0xffff_ffff_ffff)
     throw new RangeError(`bad UUIDv7 time ${ms}`)
-  const b = randomBytes(16)
-  const hex = ms.toString(16).padStart(12, '0')
-  for (let i = 0; i < 6; i++) b[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16)
+  const b = fillRandom(Buffer.allocUnsafe(16))
+  b.writeUIntBE(ms, 0, 6)
   b[6] = 0x70 | (b[6] & 0x0f) // version 7
   b[8] = 0x80 | (b[8] & 0x3f) // variant 10
   const h = b.toString('hex')

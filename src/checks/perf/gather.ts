@@ -45,6 +45,17 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308])
 export async function gatherCritical(page: PageInfo, opts: GatherOptions): Promise<CriticalResources> {
   const start = performance.now()
   const { resources, leftOut: selectedOut } = selectCritical(page)
+  // nothing to fetch: no deadline to arm (AbortSignal.timeout would fire, a DOMException made and
+  // dispatched, after every check of a page without critical subresources)
+  if (resources.length === 0)
+    return {
+      resources,
+      leftOut: selectedOut,
+      requests: 0,
+      bytesRead: 0,
+      elapsedMs: Math.round(performance.now() - start),
+      bound: null,
+    }
   const deadline = AbortSignal.timeout(opts.wallMs ?? GATHER_BOUNDS.wallMs)
   const signal = AbortSignal.any([opts.signal, deadline])
   const state = { requests: 0, bytes: 0, leftOut: selectedOut, bound: null as CriticalResources['bound'] }
