@@ -44,7 +44,7 @@ async function growth(cap: boolean): Promise<number> {
 
 describe('serve caps V8 heap growth on the embedded store', () => {
   it(
-    'keeps the heap within twice its live size while promoted garbage piles up',
+    'keeps the old space within three times the live heap while promoted garbage piles up',
     { timeout: 60_000 },
     async () => {
       // without the cap, 4.8 on a machine with 23 GB (V8 allows up to 4x what was live at the last
