@@ -7,7 +7,7 @@
  * handshake, and the page's timings are already taken); it has its own short timeout and never
  * fails the check: an error or a late answer is judged "unknown".
  */
-import { randomHex } from '../shared/index.js'
+import { deadline, randomHex } from '../shared/index.js'
 import { request, type Dispatcher } from 'undici'
 import type { CorsProbe } from './types.js'
 
@@ -33,14 +33,8 @@ export async function probeCors(
   // .example is reserved (RFC 2606): no real site can own this origin
   const origin = `https://cors-check-${randomHex(6)}.example`
   const result: CorsProbe = { url: url.href, origin, answered: false }
-  // a timer cleared once answered: AbortSignal.timeout would fire (a DOMException made and
-  // dispatched) three seconds after every check
-  const timeout = new AbortController()
-  const timer = setTimeout(
-    () => timeout.abort(new DOMException('The CORS request timed out', 'TimeoutError')),
-    CORS_PROBE.timeoutMs,
-  ).unref()
-  const signal = AbortSignal.any([...parents, timeout.signal])
+  const limit = deadline(parents, CORS_PROBE.timeoutMs, 'The CORS request timed out')
+  const { signal } = limit
   try {
     const res = await request(url, {
       dispatcher,
@@ -62,7 +56,7 @@ export async function probeCors(
     const code = (err as { code?: unknown } | null)?.code
     result.error = signal.aborted ? 'no answer in time' : typeof code === 'string' ? code : 'request failed'
   } finally {
-    clearTimeout(timer)
+    limit.clear()
   }
   return result
 }

@@ -38,6 +38,7 @@ import type {
   TlsScan,
 } from './types.js'
 import { defaultUserAgent } from './user-agent.js'
+import { deadline } from '../shared/index.js'
 
 export const PROBE_DEFAULTS = {
   connectTimeoutMs: 5_000,
@@ -407,13 +408,8 @@ async function probeAlternate(
   if (!matched || !agent) return result
 
   result.attempted = true
-  // a timer cleared once answered: AbortSignal.timeout fired (a DOMException) after every check
-  const timeout = new AbortController()
-  const timer = setTimeout(
-    () => timeout.abort(new DOMException('The companion request timed out', 'TimeoutError')),
-    PROBE_DEFAULTS.alternateTimeoutMs,
-  ).unref()
-  const signal = AbortSignal.any([...parents, timeout.signal])
+  const limit = deadline(parents, PROBE_DEFAULTS.alternateTimeoutMs, 'The companion request timed out')
+  const { signal } = limit
   try {
     assertTargetAllowed(target, { allowPrivateTargets: opts.allowPrivateTargets })
     const res = await request(target, { dispatcher: agent.agent, method: 'GET', headers, signal })
@@ -429,10 +425,10 @@ async function probeAlternate(
       if (tls) result.tls = tls
     }
   } catch (err) {
-    const cause: AbortCause = timeout.signal.aborted ? 'timeout' : signal.aborted ? 'cancelled' : null
+    const cause: AbortCause = limit.timedOut() ? 'timeout' : signal.aborted ? 'cancelled' : null
     result.error = toCheckError(err, target, cause, PROBE_DEFAULTS.alternateTimeoutMs).message
   } finally {
-    clearTimeout(timer)
+    limit.clear()
   }
   return result
 }
