@@ -27,6 +27,7 @@ import type {
   RunHistory,
   RunRecord,
 } from '../monitors.js'
+import { pruneAssertionSets } from './runs.js'
 import type { Database } from './schema.js'
 
 /** Buckets a row holds, by granularity. */
@@ -330,7 +331,7 @@ const PRUNE_BATCH = 1000
 /**
  * The periodic prune (independent of runs: a paused monitor's buckets would stay forever
  * otherwise): every monitor's blocks wholly past retention (rows, not buckets, are counted), a page of monitors per statement, then the
- * incidents closed before theirs.
+ * incidents closed before theirs, then the assertion sets no kept run refers to (runs.ts).
  */
 export async function pruneHistory(db: Kysely<Database>, now: number): Promise<number> {
   let removed = 0
@@ -352,5 +353,5 @@ export async function pruneHistory(db: Kysely<Database>, now: number): Promise<n
   const r = await sql`
     DELETE FROM monitor_incidents
     WHERE ended_at < ${new Date(now - INCIDENT_RETENTION_MS).toISOString()}::timestamptz`.execute(db)
-  return removed + Number(r.numAffectedRows ?? 0)
+  return removed + Number(r.numAffectedRows ?? 0) + (await pruneAssertionSets(db))
 }

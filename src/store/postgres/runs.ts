@@ -241,3 +241,31 @@ export async function readResponseTimes(
     LIMIT ${max}`.execute(db)
   return rows.map((r) => Number(r.ms))
 }
+
+/**
+ * Drops the assertion sets no kept run refers to any more (a monitor whose assertions changed:
+ * its old set outlives its last run once the run history is pruned to `historyLimit`), of monitors
+ * with more than one set (a monitor's only set is its current one). Returns how many went.
+ *
+ * A run writes its set in the same statement that updates its monitor's row (finishRun), so the
+ * sets of a monitor are dropped only while its row is locked here (FOR SHARE, in one
+ * transaction): a run in flight is committed first and seen by the DELETE's snapshot, and a run
+ * that starts meanwhile waits, then writes its set again. Rows a run holds now are skipped
+ * (SKIP LOCKED), never waited on: the next prune takes them.
+ */
+export async function pruneAssertionSets(db: Kysely<Database>): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const { rows } = await sql<{ id: string }>`
+      SELECT id FROM monitors WHERE id IN (
+        SELECT monitor_id FROM monitor_assertion_sets GROUP BY monitor_id HAVING count(*) > 1)
+      FOR SHARE SKIP LOCKED`.execute(trx)
+    if (rows.length === 0) return 0
+    const r = await sql`
+      DELETE FROM monitor_assertion_sets s
+      WHERE s.monitor_id = ANY(${rows.map((x) => x.id)}::uuid[]) AND NOT EXISTS (
+        SELECT 1 FROM monitor_runs r
+        WHERE r.monitor_id = s.monitor_id AND r.detail IS NOT NULL
+          AND (r.detail -> 'a' ->> 0)::bigint = s.key)`.execute(trx)
+    return Number(r.numAffectedRows ?? 0)
+  })
+}

@@ -1,10 +1,12 @@
 /**
  * PostgreSQL's periodic history prune: a run deletes only its own monitor's buckets past
  * retention, so a monitor that stopped running (paused) kept its expired buckets for ever;
- * `pruneHistory` drops them for every monitor, and a deleted monitor's rows go with it.
+ * `pruneHistory` drops them for every monitor, and a deleted monitor's rows go with it. The
+ * definitions of a monitor's assertion sets (runs.ts) outlived the last run that used them.
  */
 import pg from 'pg'
 import { afterAll, beforeAll, expect, it } from 'vitest'
+import type { AssertionResult } from '../../../src/contract/monitoring.js'
 import type { MonitorRecord, RunRecord } from '../../../src/store/monitors.js'
 import { openPostgresStore, type PostgresStore } from '../../../src/store/postgres/index.js'
 import { runAt as saved } from '../contract/history.js'
@@ -14,8 +16,8 @@ import { describePg, freshDatabase, freshSchema } from './pg.js'
 const HOUR = 3_600_000
 const DAY = 24 * HOUR
 
-const runAt = (m: MonitorRecord, at: number): RunRecord =>
-  saved(m, at, { rt: 100, health: 90 }, { trigger: 'schedule', state: 'up' })
+const runAt = (m: MonitorRecord, at: number, over: Partial<RunRecord> = {}): RunRecord =>
+  saved(m, at, { rt: 100, health: 90 }, { trigger: 'schedule', state: 'up', ...over })
 
 describePg('postgres history prune', () => {
   let db: Awaited<ReturnType<typeof freshDatabase>>
@@ -75,5 +77,72 @@ describePg('postgres history prune', () => {
 
     expect(await ms.deleteMonitor('alice', gone.id)).toBe(true)
     expect(await rows(gone.id)).toEqual([])
+  })
+
+  it('drops an assertion set once no kept run uses it, keeps the ones runs use, and runs keep their definitions', async () => {
+    const smallSchema = await freshSchema(db.url)
+    const small = await openPostgresStore({
+      url: db.url,
+      schema: smallSchema,
+      poolSize: 2,
+      monitorHistory: 3,
+    })
+    try {
+      const ms = small.monitors!
+      const m = await ms.createMonitor(monitor('alice', null))
+      const only = await ms.createMonitor(monitor('alice', null))
+      const result = (target: string): AssertionResult => ({
+        source: 'status_code',
+        property: null,
+        comparison: 'equals',
+        target,
+        passed: true,
+        actual: 200,
+      })
+      const sets = async (id: string) =>
+        Number(
+          (
+            await client.query<{ n: string }>(
+              `SELECT count(*) AS n FROM "${smallSchema}".monitor_assertion_sets WHERE monitor_id = $1`,
+              [id],
+            )
+          ).rows[0].n,
+        )
+      const h = { ok: true, counted: true, interval_seconds: 60 }
+      const t0 = Date.now() - HOUR
+      await ms.finishRun(m, runAt(m, t0, { assertions: [result('200')] }), [], h)
+      await ms.finishRun(only, runAt(only, t0, { assertions: [result('200')] }), [], h)
+      // the assertions change: two runs with the new set, so the old one is still kept
+      for (let i = 1; i <= 2; i++)
+        await ms.finishRun(m, runAt(m, t0 + i * 60_000, { assertions: [result('204')] }), [], h)
+      expect(await sets(m.id)).toBe(2)
+      await ms.pruneHistory(Date.now())
+      expect(await sets(m.id)).toBe(2)
+      // three more: the history keeps 3 runs, none of the old set's
+      for (let i = 3; i <= 5; i++)
+        await ms.finishRun(m, runAt(m, t0 + i * 60_000, { assertions: [result('204')] }), [], h)
+      expect((await ms.listRuns(m.id, { limit: 10 })).items.map((r) => r.assertions?.[0].target)).toEqual([
+        '204',
+        '204',
+        '204',
+      ])
+      expect(await ms.pruneHistory(Date.now())).toBeGreaterThanOrEqual(1)
+      expect(await sets(m.id)).toBe(1)
+      expect(await sets(only.id)).toBe(1)
+      // the runs kept still read with their definitions, and the old set comes back with its next run
+      expect((await ms.listRuns(m.id, { limit: 10 })).items.map((r) => r.assertions?.[0].target)).toEqual([
+        '204',
+        '204',
+        '204',
+      ])
+      await ms.finishRun(m, runAt(m, t0 + 6 * 60_000, { assertions: [result('200')] }), [], h)
+      expect((await ms.listRuns(m.id, { limit: 1 })).items[0].assertions?.[0]).toMatchObject({
+        target: '200',
+        passed: true,
+        actual: 200,
+      })
+    } finally {
+      await small.close()
+    }
   })
 })
