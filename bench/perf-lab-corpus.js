@@ -1,6 +1,7 @@
 // @ts-check
 /**
- * Measures the performance corpora (test/fixtures/perf-corpus: PAGES, UNSEEN_PAGES, HOLDOUT2_PAGES, HOLDOUT3_PAGES) with real
+ * Measures the performance corpora (test/fixtures/perf-corpus: PAGES, UNSEEN_PAGES, HOLDOUT2_PAGES, HOLDOUT3_PAGES,
+ * HOLDOUT4_PAGES) with real
  * Lighthouse through the lab mode itself (dist/lab: one warm Chromium, a fresh context per run, at
  * --lab-concurrency 1), three runs a page, one round over every page at a time, and writes the
  * medians to test/fixtures/perf-corpus/lab-medians.json so tests and bench/perf-vs-lighthouse.js
@@ -21,6 +22,7 @@ import { Lab } from '../dist/lab/index.js'
 import { PAGES, startCorpus } from '../test/fixtures/perf-corpus/corpus.js'
 import { HOLDOUT2_PAGES } from '../test/fixtures/perf-corpus/holdout2.js'
 import { HOLDOUT3_PAGES } from '../test/fixtures/perf-corpus/holdout3.js'
+import { HOLDOUT4_PAGES } from '../test/fixtures/perf-corpus/holdout4.js'
 import { UNSEEN_PAGES } from '../test/fixtures/perf-corpus/unseen.js'
 
 const OUT = new URL('../test/fixtures/perf-corpus/lab-medians.json', import.meta.url)
@@ -105,7 +107,7 @@ export function medians(runs) {
 
 async function main() {
   const args = parseArgs(process.argv.slice(2))
-  const all = [...PAGES, ...UNSEEN_PAGES, ...HOLDOUT2_PAGES, ...HOLDOUT3_PAGES]
+  const all = [...PAGES, ...UNSEEN_PAGES, ...HOLDOUT2_PAGES, ...HOLDOUT3_PAGES, ...HOLDOUT4_PAGES]
   const pages = all.filter((p) => !args.only || args.only.includes(p.name))
   /** @type {Record<string, any[]>} */
   const results = existsSync(args.cache) ? JSON.parse(await readFile(args.cache, 'utf8')) : {}
@@ -153,7 +155,7 @@ async function main() {
   }
   const out = {
     about:
-      "Lighthouse medians of test/fixtures/perf-corpus (PAGES, UNSEEN_PAGES, HOLDOUT2_PAGES and HOLDOUT3_PAGES), measured through the lab mode (bench/perf-lab-corpus.js): mobile, simulated throttling, performance only, 3 runs a page, concurrency 1. `score`/`metrics`: the median run by score; `metricMedians`: each metric's own median.",
+      "Lighthouse medians of test/fixtures/perf-corpus (PAGES, UNSEEN_PAGES, HOLDOUT2_PAGES, HOLDOUT3_PAGES and HOLDOUT4_PAGES), measured through the lab mode (bench/perf-lab-corpus.js): mobile, simulated throttling, performance only, 3 runs a page, concurrency 1. `score`/`metrics`: the median run by score; `metricMedians`: each metric's own median.",
     lighthouseVersion: version,
     measuredAt: new Date().toISOString().slice(0, 10),
     pages: Object.fromEntries(

@@ -10,7 +10,8 @@
  * given for each part: the first corpus (32 pages), the unseen corpus's tuning part and its
  * held-out part (test/fixtures/perf-corpus/unseen.js heldOut, fixed before any tuning), the new
  * held-out set (holdout2.js, measured before the estimate changed again), the third (holdout3.js,
- * measured before the third round), and all. --without-holdout3: every part but the third held-out
+ * measured before the third round), the fourth (holdout4.js, loops bounded by elapsed time, measured
+ * before the estimate could see them), and all. --without-holdout3: every part but the third held-out
  * set (the parts the third round studied). --tuning: only
  * the parts the estimate may be tuned on (neither held-out part is even run).
  *
@@ -34,6 +35,7 @@ import { runCheck } from '../dist/checks/index.js'
 import { PAGES, startCorpus } from '../test/fixtures/perf-corpus/corpus.js'
 import { HOLDOUT2_PAGES } from '../test/fixtures/perf-corpus/holdout2.js'
 import { HOLDOUT3_PAGES } from '../test/fixtures/perf-corpus/holdout3.js'
+import { HOLDOUT4_PAGES } from '../test/fixtures/perf-corpus/holdout4.js'
 import { heldOut, UNSEEN_PAGES } from '../test/fixtures/perf-corpus/unseen.js'
 
 const CHROME_FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking']
@@ -87,6 +89,8 @@ const HOLDOUT2 = new Set(HOLDOUT2_PAGES.map((p) => p.name))
 const isHoldout2 = (name) => HOLDOUT2.has(name)
 const HOLDOUT3 = new Set(HOLDOUT3_PAGES.map((p) => p.name))
 const isHoldout3 = (name) => HOLDOUT3.has(name)
+const HOLDOUT4 = new Set(HOLDOUT4_PAGES.map((p) => p.name))
+const isHoldout4 = (name) => HOLDOUT4.has(name)
 
 const band = (score) => (score >= 90 ? 2 : score >= 50 ? 1 : 0)
 const BAND_NAMES = ['<50', '50-89', '≥90']
@@ -177,11 +181,12 @@ export function agreement(rows) {
 
 async function fromMedians(args) {
   const file = JSON.parse(await readFile(args.medians, 'utf8'))
-  const pages = [...PAGES, ...UNSEEN_PAGES, ...HOLDOUT2_PAGES, ...HOLDOUT3_PAGES].filter(
+  const pages = [...PAGES, ...UNSEEN_PAGES, ...HOLDOUT2_PAGES, ...HOLDOUT3_PAGES, ...HOLDOUT4_PAGES].filter(
     (p) =>
       file.pages[p.name] &&
       (!args.only || args.only.includes(p.name)) &&
-      (!args.tuning || !(heldOut(p.name) || isHoldout2(p.name) || isHoldout3(p.name))) &&
+      (!args.tuning ||
+        !(heldOut(p.name) || isHoldout2(p.name) || isHoldout3(p.name) || isHoldout4(p.name))) &&
       (!args.holdout3 || !isHoldout3(p.name)),
   )
   const corpus = await startCorpus({ pages })
@@ -195,13 +200,17 @@ async function fromMedians(args) {
     const parts = [
       [
         'first corpus (32)',
-        rows.filter((r) => !r.name.startsWith('u-') && !isHoldout2(r.name) && !isHoldout3(r.name)),
+        rows.filter(
+          (r) =>
+            !r.name.startsWith('u-') && !isHoldout2(r.name) && !isHoldout3(r.name) && !isHoldout4(r.name),
+        ),
       ],
       ['unseen: tuning', rows.filter((r) => r.name.startsWith('u-') && !heldOut(r.name))],
       ['unseen: held out', rows.filter((r) => heldOut(r.name))],
       ['unseen: all', rows.filter((r) => r.name.startsWith('u-'))],
       ['new held out (holdout2.js)', rows.filter((r) => isHoldout2(r.name))],
       ['third held out (holdout3.js)', rows.filter((r) => isHoldout3(r.name))],
+      ['fourth held out (holdout4.js)', rows.filter((r) => isHoldout4(r.name))],
       ['everything', rows],
     ]
     const out = [
@@ -236,7 +245,7 @@ function table(rows) {
     const diff = Math.abs(band(r.lh.score) - band(r.ours.score))
     const m = r.ours.metrics
     lines.push(
-      `| ${r.name}${heldOut(r.name) ? ' (held out)' : isHoldout2(r.name) ? ' (new held out)' : isHoldout3(r.name) ? ' (third held out)' : ''} | ${r.lh.score} (${r.lh.runs.join(', ')}) | ${r.ours.score} | ${s(r.lh.fcp)} / ${s(r.lh.lcp)} / ${s(r.lh.si)} / ${s(r.lh.tbt)}, ${c(r.lh.cls)} | ${s(m.fcp)} / ${s(m.lcp)} / ${s(m.si)} / ${s(m.tbt)}, ${c(m.cls)} | ${diff === 0 ? 'same' : `${BAND_NAMES[band(r.lh.score)]} vs ${BAND_NAMES[band(r.ours.score)]}`} |`,
+      `| ${r.name}${heldOut(r.name) ? ' (held out)' : isHoldout2(r.name) ? ' (new held out)' : isHoldout3(r.name) ? ' (third held out)' : isHoldout4(r.name) ? ' (fourth held out)' : ''} | ${r.lh.score} (${r.lh.runs.join(', ')}) | ${r.ours.score} | ${s(r.lh.fcp)} / ${s(r.lh.lcp)} / ${s(r.lh.si)} / ${s(r.lh.tbt)}, ${c(r.lh.cls)} | ${s(m.fcp)} / ${s(m.lcp)} / ${s(m.si)} / ${s(m.tbt)}, ${c(m.cls)} | ${diff === 0 ? 'same' : `${BAND_NAMES[band(r.lh.score)]} vs ${BAND_NAMES[band(r.ours.score)]}`} |`,
     )
   }
   return lines.join('\n')
