@@ -16,7 +16,7 @@
  */
 import { Parser } from 'htmlparser2'
 import type { PageImage, PageInfo, PageScript, PageStylesheet } from './types.js'
-import { busyLoopIterations, insertedHeightPx } from './script-scan.js'
+import { busyLoopIterations, busyLoopMs, insertedHeightPx } from './script-scan.js'
 
 export interface ReadPageOptions {
   /** The document went on past what was kept (the cap) or was cut short. */
@@ -407,7 +407,7 @@ const LATER =
 const INSERTS_ABOVE =
   /\.(insertBefore|prepend|before)\s*\(|\.insertAdjacent(HTML|Element|Text)\s*\(\s*['"](beforebegin|afterbegin)['"]/i
 
-/** What an inline script's text shows: its size, whether it inserts content late (and how tall), its long loops. */
+/** What an inline script's text shows: its size, whether it inserts content late (and how tall), its long and timed loops. */
 function inlineScriptFacts(text: string, bytes: number): Partial<PageScript> {
   const facts: Partial<PageScript> = { inlineBytes: bytes }
   if (insertsLate(text)) {
@@ -417,6 +417,8 @@ function inlineScriptFacts(text: string, bytes: number): Partial<PageScript> {
   }
   const loops = busyLoopIterations(text)
   if (loops > 0) facts.busyLoopIterations = loops
+  const ms = busyLoopMs(text)
+  if (ms > 0) facts.busyMs = ms
   return facts
 }
 

@@ -1,10 +1,11 @@
 /**
  * What a static read of a script's text can say about the work it does when it runs, without
  * running it. A heuristic, and honest about it: it sees counted loops written with a numeric
- * bound (`for (…; i < 5e7; …)`, `while (n < 20000000)`) and the height of a block a script puts
- * at the top of the page. Loops bounded by a variable, recursion, work in callbacks or in code
- * fetched later, minified bundles that compute their bounds: all invisible to it. Bounded: it
- * reads at most SCAN_BYTES of a script.
+ * bound (`for (…; i < 5e7; …)`, `while (n < 20000000)`), loops bounded by elapsed time with a
+ * literal number of milliseconds (`while (performance.now() - t < 300) {}`), and the height of a
+ * block a script puts at the top of the page. Loops bounded by a variable, recursion, code fetched
+ * later, minified bundles that compute their bounds: all invisible to it. Bounded: it reads at
+ * most SCAN_BYTES of a script.
  */
 
 /** The part of a script read (the start of a large bundle is what a browser compiles first too). */
@@ -105,27 +106,118 @@ function matchingBraces(text: string): Int32Array {
   return closing
 }
 
+/** Just past the parenthesis that closes the first one at or after `from`; -1 when none does. */
+function headerEnd(text: string, from: number): number {
+  let i = text.indexOf('(', from)
+  let depth = 0
+  for (; i >= 0 && i < text.length; i++) {
+    const c = text[i]
+    if (c === '(') depth++
+    else if (c === ')' && --depth === 0) return i + 1
+  }
+  return -1
+}
+
 /**
  * Where a loop's body ends: the block after its header, or its one statement (up to the next `;`,
  * or the end of a loop it holds directly, found first: loops are resolved from the last one).
  */
 function loopEnd(text: string, loop: Loop, closing: Int32Array, byStart: Map<number, Loop>): number {
-  // the header's closing parenthesis
-  let i = text.indexOf('(', loop.start)
-  let depth = 0
-  for (; i >= 0 && i < text.length; i++) {
-    const c = text[i]
-    if (c === '(') depth++
-    else if (c === ')' && --depth === 0) break
-  }
-  if (i < 0 || i >= text.length) return -1
-  i++
+  let i = headerEnd(text, loop.start)
+  if (i < 0) return -1
   while (i < text.length && /\s/.test(text[i])) i++
   if (text[i] === '{') return closing[i]
   const inner = byStart.get(i)
   if (inner && inner.end > 0) return inner.end
   const semi = text.indexOf(';', i)
   return semi < 0 ? text.length : semi + 1
+}
+
+/** A numeric literal: `300`, `1_000`, `2.5`, `1e3`. */
+const NUM = String.raw`[\d_]+(?:\.\d+)?(?:e\d+)?`
+/** Reading the clock: `performance.now()`, `Date.now()`, `new Date()`, `+new Date()`, `new Date().getTime()`. */
+const CLOCK = String.raw`(?:(?:\b(?:window|self|globalThis)\.)?\bperformance\.now\(\s*\)|\bDate\.now\(\s*\)|\+?\s*\bnew\s+Date\(\s*\)(?:\.getTime\(\s*\))?|\(\s*new\s+Date\(\s*\)\s*\)\.getTime\(\s*\))`
+/**
+ * A loop condition bounded by elapsed time, each alternative its own groups: `CLOCK - start < N`
+ * (1), `CLOCK < start + N` (2), `CLOCK < deadline` (3, a name: its literal offset is looked up).
+ * Nothing else in the condition: `!done && …` can end the loop early.
+ */
+const TIME_COND = String.raw`\s*(?:\(\s*${CLOCK}\s*-\s*[\w$.]+\s*\)|${CLOCK}\s*-\s*[\w$.]+)\s*<=?\s*(${NUM})|\s*${CLOCK}\s*<=?\s*[\w$.]+\s*\+\s*(${NUM})|\s*${CLOCK}\s*<=?\s*([\w$]+)`
+/** `while (COND)` (a do … while's too) or `for (…; COND;`, COND bounded by elapsed time. */
+const TIMED_LOOP = new RegExp(
+  String.raw`\bwhile\s*\((?:${TIME_COND})\s*\)|\bfor\s*\([^;]*;(?:${TIME_COND})\s*;`,
+  'g',
+)
+
+/** Never more than this in all (as MAX_ITERATIONS: past it the metric's score is zero anyway). */
+const MAX_BUSY_MS = 50_000
+
+/**
+ * Milliseconds the loops bounded by elapsed time keep the main thread busy: `while
+ * (performance.now() - t < 300) {}`, a deadline `const end = Date.now() + 250; while (Date.now() <
+ * end) {}`, a do … while or a for loop on the same conditions, `new Date() - t0 < 150`. Such a
+ * loop runs its literal number of milliseconds whatever the CPU, and it is busy all along: each turn
+ * reads the clock again. Summed over the loops, capped. A loop that only reads the clock (a
+ * deadline that is not a literal offset from it, a bound held in a variable, another condition
+ * beside the clock), that awaits in its body (it yields the thread) or can break out early does
+ * not count. Loops around it do not multiply it: turns of a counted loop are not time.
+ */
+export function busyLoopMs(code: string, opts: ScanOptions = {}): number {
+  const text = code.length > SCAN_BYTES ? code.slice(0, SCAN_BYTES) : code
+  const spins: { start: number; end: number; ms: number }[] = []
+  for (const m of text.matchAll(TIMED_LOOP)) {
+    const literal = m[1] ?? m[2] ?? m[4] ?? m[5]
+    const deadline = m[3] ?? m[6]
+    const ms =
+      literal !== undefined ? Number(literal.replaceAll('_', '')) : deadlineOffset(text, deadline, m.index)
+    if (Number.isFinite(ms) && ms >= 1) spins.push({ start: m.index, end: m.index + m[0].length, ms })
+  }
+  if (spins.length === 0) return 0
+  const closing = matchingBraces(text)
+  let kept = spins.filter((s) => !yields(text, s, closing))
+  if (opts.afterDomContentLoaded) {
+    // the event has fired before the script runs: its listeners never do
+    const never = listenerBodies(text, closing)
+    kept = kept.filter((s) => !never.some(([from, to]) => s.start > from && s.start < to))
+  }
+  const total = kept.reduce((sum, s) => sum + s.ms, 0)
+  return Math.min(total, MAX_BUSY_MS)
+}
+
+/** The literal N of the last `name = CLOCK + N` before `before`; NaN when the text has none. */
+function deadlineOffset(text: string, name: string | undefined, before: number): number {
+  if (name === undefined) return Number.NaN
+  const escaped = name.replaceAll('$', () => '\\$')
+  const assign = new RegExp(String.raw`(?<![\w$.])${escaped}\s*=\s*${CLOCK}\s*\+\s*(${NUM})`, 'g')
+  let ms = Number.NaN
+  for (const m of text.slice(0, before).matchAll(assign)) ms = Number(m[1].replaceAll('_', ''))
+  return ms
+}
+
+/**
+ * Whether a timed loop's body awaits or yields (it gives the thread back each turn) or can leave
+ * early (`break`, `return`: how long it runs is not read from its code): the block after its
+ * header, or, for the `while` of a do … while, the block before it.
+ */
+function yields(text: string, spin: { start: number; end: number }, closing: Int32Array): boolean {
+  let from = -1
+  let to = -1
+  const header = text.startsWith('for', spin.start) ? headerEnd(text, spin.start) : spin.end
+  if (header < 0) return false
+  let i = header
+  while (i < text.length && /\s/.test(text[i])) i++
+  if (text[i] === '{' && closing[i] > 0) [from, to] = [i, closing[i]]
+  else {
+    let j = spin.start - 1
+    while (j >= 0 && /\s/.test(text[j])) j--
+    if (text[j] === '}') {
+      // a do … while: the block whose closing brace stands before `while`
+      const open = closing.lastIndexOf(j + 1, j)
+      if (open >= 0 && /\bdo\s*$/.test(text.slice(Math.max(0, open - 8), open))) [from, to] = [open, j + 1]
+    }
+    if (from < 0) [from, to] = [i, text.indexOf(';', i) < 0 ? text.length : text.indexOf(';', i) + 1]
+  }
+  return /\b(?:await|yield|break|return)\b/.test(text.slice(from, to))
 }
 
 /** A CSS height in px set in script: `.style.height = '300px'`, `height: 300px` in inserted markup. */

@@ -53,6 +53,8 @@ export interface PageScript {
   insertPx?: number
   /** Inline scripts: turns of the long counted loops its text holds (script-scan.ts), when any. */
   busyLoopIterations?: number
+  /** Inline scripts: ms its loops bounded by elapsed time keep the thread busy (script-scan.ts), when any. */
+  busyMs?: number
   integrity: string | null
   crossorigin: string | null
   async: boolean

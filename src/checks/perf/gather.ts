@@ -15,7 +15,7 @@ import { request } from 'undici'
 import { meterBody } from '../body-meter.js'
 import { assertTargetAllowed, parseTargetUrl } from '../guard.js'
 import type { GuardedAgent } from '../http-agent.js'
-import { busyLoopIterations, SCAN_BYTES } from '../page/script-scan.js'
+import { busyLoopIterations, busyLoopMs, SCAN_BYTES } from '../page/script-scan.js'
 import type { PageInfo } from '../page/types.js'
 import { GATHER_BOUNDS } from './constants.js'
 import { cssImports, fontFaces } from './css.js'
@@ -187,7 +187,7 @@ async function fetchOne(
         r.realMs = round(headersAt - start)
         return null
       }
-      // a script's text is read for long counted loops (script-scan.ts), then dropped
+      // a script's text is read for long counted and timed loops (script-scan.ts), then dropped
       const keep = r.kind === 'stylesheet' ? GATHER_BOUNDS.maxCssBytes : r.kind === 'script' ? SCAN_BYTES : 0
       const count = await meterBody(
         res.body,
@@ -208,10 +208,12 @@ async function fetchOne(
       }
       if (count.interruption && signal.aborted) r.error = 'cut short by the time bound; size is a lower bound'
       if (r.kind === 'script' && res.statusCode < 300) {
-        const loops = busyLoopIterations(count.retained.toString('utf8'), {
-          afterDomContentLoaded: r.execution === 'async',
-        })
+        const code = count.retained.toString('utf8')
+        const opts = { afterDomContentLoaded: r.execution === 'async' }
+        const loops = busyLoopIterations(code, opts)
         if (loops > 0) r.busyLoopIterations = loops
+        const ms = busyLoopMs(code, opts)
+        if (ms > 0) r.busyMs = ms
       }
       return r.kind === 'stylesheet' && res.statusCode < 300 ? count.retained.toString('utf8') : null
     }

@@ -33,10 +33,11 @@ export interface PageLoad {
   /** The height (CSS px) each of those scripts gives what it inserts, null when it names none. */
   lateInsertPx?: (number | null)[]
   /**
-   * Inline scripts whose text shows long counted loops (page/script-scan.ts): classic ones run
-   * where they stand, before the first paint; module ones after parsing.
+   * Inline scripts whose text shows long counted loops or loops bounded by elapsed time
+   * (page/script-scan.ts): classic ones run where they stand, before the first paint; module ones
+   * after parsing.
    */
-  busyInlineScripts?: { module: boolean; iterations: number }[]
+  busyInlineScripts?: { module: boolean; iterations: number; busyMs?: number }[]
   /** An empty container with an id that scripts render into, and the visible text after it (page/read.ts). */
   scriptMount?: { textCharsAfter: number; sizedImagesAfter?: { width: number; height: number }[] }
   resources: CriticalResource[]
@@ -301,17 +302,24 @@ function addImages(
   }
 }
 
-/** A script's main-thread time on the simulated CPU: its code's size, and the long loops it shows. */
+/**
+ * A script's main-thread time on the simulated CPU: its code's size, the long loops it shows, and
+ * the ms its loops bounded by elapsed time run. Those run their ms on the host whatever its CPU,
+ * and Lighthouse's simulation slows every observed main-thread task by the CPU slowdown, so they
+ * cost as much as loops whose turns take that long.
+ */
 function scriptCost(
   decodedBytes: number,
   loops: number,
   link: typeof SIMULATED_MOBILE,
   deferred = false,
+  busyMs = 0,
 ): number {
   const ms =
     CPU_COST.scriptBaseMs +
     (decodedBytes / 1000) * (deferred ? CPU_COST.deferredScriptMsPerKB : CPU_COST.scriptMsPerKB) +
-    (loops * CPU_COST.loopNsPerTurn) / 1e6
+    (loops * CPU_COST.loopNsPerTurn) / 1e6 +
+    busyMs
   return ms * link.cpuSlowdown
 }
 
@@ -350,7 +358,13 @@ function addScriptRuns(
     'first-paint',
   ]
   for (const { r, i } of scripts) {
-    const cost = scriptCost(r.decodedBytes, r.busyLoopIterations ?? 0, link, r.execution !== 'blocking')
+    const cost = scriptCost(
+      r.decodedBytes,
+      r.busyLoopIterations ?? 0,
+      link,
+      r.execution !== 'blocking',
+      r.busyMs ?? 0,
+    )
     const id = `run-${rid(i)}`
     if (r.execution === 'blocking') {
       // a classic script runs once it is in and every stylesheet before it has applied
@@ -370,7 +384,7 @@ function addScriptRuns(
   }
   inline.forEach((s, k) => {
     const id = `inline-${k}`
-    cpu(id, scriptCost(0, s.iterations, link), ['parse', ...blockingCss], 'script')
+    cpu(id, scriptCost(0, s.iterations, link, false, s.busyMs ?? 0), ['parse', ...blockingCss], 'script')
     if (s.module) out.nonBlocking.add(id)
     else out.blocking.push(id)
   })

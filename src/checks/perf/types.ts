@@ -33,6 +33,8 @@ export interface CriticalResource {
   heightPx?: number
   /** Scripts: turns of the long counted loops its text shows (page/script-scan.ts), when any. */
   busyLoopIterations?: number
+  /** Scripts: ms its loops bounded by elapsed time keep the main thread busy (page/script-scan.ts), when any. */
+  busyMs?: number
   /** Fetched at all (false: blocked by the URL guard, or left out by a bound; see `error`). */
   fetched: boolean
   status: number | null

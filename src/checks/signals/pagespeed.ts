@@ -141,8 +141,12 @@ export function pageLoadOf(probe: ProbeResult): PageLoad {
     lateInsertPx: (probe.page?.scripts ?? []).filter((s) => s.insertsLate).map((s) => s.insertPx ?? null),
     ...(probe.page?.emptyMount ? { scriptMount: probe.page.emptyMount } : {}),
     busyInlineScripts: (probe.page?.scripts ?? [])
-      .filter((s) => s.src === null && (s.busyLoopIterations ?? 0) > 0)
-      .map((s) => ({ module: s.module, iterations: s.busyLoopIterations ?? 0 })),
+      .filter((s) => s.src === null && ((s.busyLoopIterations ?? 0) > 0 || (s.busyMs ?? 0) > 0))
+      .map((s) => ({
+        module: s.module,
+        iterations: s.busyLoopIterations ?? 0,
+        ...(s.busyMs ? { busyMs: s.busyMs } : {}),
+      })),
   }
 }
 
@@ -187,12 +191,17 @@ function describe(cost: Cost, probe: ProbeResult, compressedBytes: number | null
         .map((r) => `${excerpt(fileName(r.url))} ${fmtBytes(r.decodedBytes)}`)
         .join(', ')
       const loops = loopTurns(probe, cost.resources)
+      const busy = busyMs(probe, cost.resources)
       const what =
         code.length > 0
           ? `Scripts (${fmtBytes(code.reduce((sum, r) => sum + r.decodedBytes, 0))} of code: ${named}${code.length > 3 ? ', …' : ''})`
           : 'Inline scripts'
-      return loops > 0
-        ? `${what} run long loops (about ${fmtTurns(loops)} turns, read from their code) and keep a phone's main thread busy; break the work up or move it off the main thread`
+      const read = [
+        loops > 0 ? `about ${fmtTurns(loops)} turns` : null,
+        busy > 0 ? `${fmtDuration(busy)} spinning on the clock` : null,
+      ].filter((p) => p !== null)
+      return read.length > 0
+        ? `${what} run long loops (${read.join(' and ')}, read from their code) and keep a phone's main thread busy; break the work up or move it off the main thread`
         : `${what} keep a phone's main thread busy; ship less JavaScript or split it`
     }
     case 'layout-shift': {
@@ -226,6 +235,14 @@ function loopTurns(probe: ProbeResult, scripts: CriticalResource[]): number {
   return (
     scripts.reduce((sum, r) => sum + (r.busyLoopIterations ?? 0), 0) +
     inline.reduce((sum, s) => sum + (s.busyLoopIterations ?? 0), 0)
+  )
+}
+
+/** Milliseconds the page's scripts spend in loops bounded by elapsed time, external and inline. */
+function busyMs(probe: ProbeResult, scripts: CriticalResource[]): number {
+  const inline = (probe.page?.scripts ?? []).filter((s) => s.src === null)
+  return (
+    scripts.reduce((sum, r) => sum + (r.busyMs ?? 0), 0) + inline.reduce((sum, s) => sum + (s.busyMs ?? 0), 0)
   )
 }
 

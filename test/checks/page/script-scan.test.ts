@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { busyLoopIterations, insertedHeightPx } from '../../../src/checks/page/script-scan.js'
+import { busyLoopIterations, busyLoopMs, insertedHeightPx } from '../../../src/checks/page/script-scan.js'
 
 describe('busyLoopIterations: long counted loops a static read can see', () => {
   it('drops the loops of a DOMContentLoaded listener an async script adds: the event has fired (h3-js-dcl-spin-async-cdn was 78; Lighthouse 100)', () => {
@@ -47,6 +47,59 @@ describe('busyLoopIterations: long counted loops a static read can see', () => {
     expect(busyLoopIterations('for (var i = 0; i < 8; i++) {}')).toBe(0)
     expect(busyLoopIterations('for (var i = 0; i < items.length; i++) {}')).toBe(0)
     expect(busyLoopIterations('for (const x of list) {}')).toBe(0)
+  })
+})
+
+describe('busyLoopMs: loops bounded by elapsed time', () => {
+  it('reads the elapsed-time forms: performance.now(), Date.now(), new Date(), in while, do … while and for', () => {
+    expect(busyLoopMs('var t = performance.now(); while (performance.now() - t < 300) {}')).toBe(300)
+    expect(busyLoopMs('var t=Date.now();while(Date.now()-t<=75){x++}')).toBe(75)
+    expect(busyLoopMs('var start = Date.now(); do { x++ } while (Date.now() - start < 400);')).toBe(400)
+    expect(busyLoopMs('for (const s = performance.now(); performance.now() - s < 200;) {}')).toBe(200)
+    expect(busyLoopMs('var t0 = new Date(); while (new Date() - t0 < 150) {}')).toBe(150)
+    expect(busyLoopMs('var t0 = +new Date(); while ((+new Date() - t0) < 1e3) {}')).toBe(1000)
+    expect(busyLoopMs('while (new Date().getTime() - this.t < 120) n++')).toBe(120)
+    expect(busyLoopMs('while (window.performance.now() - t < 90) {}')).toBe(90)
+  })
+
+  it('reads a deadline set as a literal offset from the clock, and a bound written as start + N', () => {
+    expect(busyLoopMs('const end = Date.now() + 250;\nwhile (Date.now() < end) {}')).toBe(250)
+    expect(busyLoopMs('let $end = performance.now()+60; while(performance.now()<$end);')).toBe(60)
+    expect(busyLoopMs('var t = Date.now(); while (Date.now() < t + 500) {}')).toBe(500)
+  })
+
+  it('adds up the loops of a script, and caps the total', () => {
+    const two =
+      'var a = Date.now(); while (Date.now() - a < 100) {} var b = Date.now(); while (Date.now() - b < 50) {}'
+    expect(busyLoopMs(two)).toBe(150)
+    expect(busyLoopMs('while (Date.now() - t < 9e9) {}')).toBe(50_000)
+  })
+
+  it('drops the loops of a DOMContentLoaded listener an async script adds, keeps timers and load', () => {
+    const dcl =
+      "document.addEventListener('DOMContentLoaded', function () { var t = Date.now(); while (Date.now() - t < 300) {} });"
+    const timer = 'setTimeout(function () { var t = Date.now(); while (Date.now() - t < 200) {} }, 0)'
+    expect(busyLoopMs(dcl, { afterDomContentLoaded: true })).toBe(0)
+    expect(busyLoopMs(dcl)).toBe(300)
+    expect(busyLoopMs(timer, { afterDomContentLoaded: true })).toBe(200)
+  })
+
+  it('does not count loops that only read the clock', () => {
+    // a deadline that is no literal offset, a bound in a variable, a literal epoch
+    expect(busyLoopMs('var deadline = start + timeout; while (Date.now() < deadline) {}')).toBe(0)
+    expect(busyLoopMs('while (Date.now() < opts.deadline) {}')).toBe(0)
+    expect(busyLoopMs('while (performance.now() - t < budget) work()')).toBe(0)
+    expect(busyLoopMs('while (Date.now() < 1700000000000) {}')).toBe(0)
+    // another condition can end it, or the body gives the thread back or leaves early
+    expect(busyLoopMs('while (!done && Date.now() - t < 500) step()')).toBe(0)
+    expect(busyLoopMs('while (Date.now() - t < 5000) { await sleep(100) }')).toBe(0)
+    expect(busyLoopMs('do { if (poll()) break } while (Date.now() - t < 2000)')).toBe(0)
+    // animation code comparing timestamps, not looping on them
+    expect(busyLoopMs('function step(ts) { if (ts - start < 1000) requestAnimationFrame(step) }')).toBe(0)
+    expect(busyLoopMs('if (performance.now() - last < 16) return;')).toBe(0)
+    // counted loops are turns, not time
+    expect(busyLoopMs('for (var i = 0; i < 5e7; i++) {}')).toBe(0)
+    expect(busyLoopIterations('var t = Date.now(); while (Date.now() - t < 300) {}')).toBe(0)
   })
 })
 

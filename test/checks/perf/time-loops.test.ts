@@ -1,0 +1,67 @@
+/**
+ * Loops bounded by elapsed time (`while (performance.now() - t < 300) {}`), end to end: probe,
+ * gather, simulation, score. Such a loop runs its milliseconds on any CPU and Lighthouse's
+ * simulation slows every observed main-thread task by its CPU slowdown, so it costs what a counted
+ * loop whose turns take as long costs. The pages are built here (corpus.js `spinMs`), not taken
+ * from the held-out sets.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runCheck } from '../../../src/checks/engine.js'
+import { startCorpus, type Corpus, type PageSpec } from '../../fixtures/perf-corpus/corpus.js'
+
+const PAGES: PageSpec[] = [
+  {
+    name: 't-defer-time-300',
+    note: 'a deferred script busy for 300 ms (performance.now)',
+    htmlKB: 6,
+    gzip: true,
+    js: [{ kb: 10, mode: 'defer', spinMs: 300, spinMsStyle: 'perf' }],
+  },
+  {
+    name: 't-defer-turns-30m',
+    note: 'the same script looping 30 M times (10 ns a turn: 300 ms)',
+    htmlKB: 6,
+    gzip: true,
+    js: [{ kb: 10, mode: 'defer', spin: 30 }],
+  },
+  {
+    name: 't-inline-deadline-400',
+    note: 'an inline head script busy until a Date.now() deadline 400 ms on',
+    htmlKB: 6,
+    gzip: true,
+    js: [{ kb: 2, mode: 'blocking', inline: true, spinMs: 400, spinMsStyle: 'date-end' }],
+  },
+  { name: 't-plain', note: 'nothing but text', htmlKB: 6, gzip: true },
+]
+
+let corpus: Corpus
+beforeAll(async () => {
+  corpus = await startCorpus({ pages: PAGES })
+})
+afterAll(async () => {
+  await corpus?.close()
+})
+const check = (name: string) => runCheck(corpus.url(name), { allowPrivateTargets: true })
+const metrics = async (name: string) => {
+  const report = await check(name)
+  const m = report.signals.pagespeed.details.metrics as { fcp: number; tbt: number }
+  return { score: report.performanceScore, fcp: m.fcp, tbt: m.tbt }
+}
+
+describe('main-thread work in loops bounded by elapsed time', () => {
+  it('a deferred script busy for 300 ms blocks as long as a loop of 300 ms of turns (was TBT 0 and 100)', async () => {
+    const time = await metrics('t-defer-time-300')
+    const turns = await metrics('t-defer-turns-30m')
+    expect(time.tbt).toBeGreaterThan(600)
+    expect(time.tbt / turns.tbt).toBeGreaterThan(0.9)
+    expect(time.tbt / turns.tbt).toBeLessThan(1.1)
+    expect(time.score).toBeLessThan(90)
+    expect((await check('t-defer-time-300')).signals.pagespeed.message).toMatch(/spinning on the clock/)
+  })
+
+  it('an inline head script spinning to a deadline holds the first paint back (was the plain page’s FCP)', async () => {
+    const spin = await metrics('t-inline-deadline-400')
+    const plain = await metrics('t-plain')
+    expect(spin.fcp - plain.fcp).toBeGreaterThan(1000)
+  })
+})
