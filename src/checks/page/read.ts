@@ -419,6 +419,10 @@ function inlineScriptFacts(text: string, bytes: number): Partial<PageScript> {
   if (loops > 0) facts.busyLoopIterations = loops
   const ms = busyLoopMs(text)
   if (ms > 0) facts.busyMs = ms
+  const laterLoops = loops > 0 ? busyLoopIterations(text, { when: 'later' }) : 0
+  if (laterLoops > 0) facts.laterLoopIterations = laterLoops
+  const laterMs = ms > 0 ? busyLoopMs(text, { when: 'later' }) : 0
+  if (laterMs > 0) facts.laterBusyMs = laterMs
   return facts
 }
 

@@ -48,8 +48,15 @@ export function busyLoopIterations(code: string, opts: ScanOptions = {}): number
     // the event has fired before the script runs: its listeners never do
     closing = matchingBraces(text)
     const never = listenerBodies(text, closing)
-    loops = loops.filter((l) => !never.some(([from, to]) => l.start > from && l.start < to))
+    loops = loops.filter((l) => !inside(never, l.start))
     if (loops.length === 0) return 0
+  }
+  let counts = (_: Loop) => true
+  if (opts.when) {
+    closing ??= matchingBraces(text)
+    const later = laterBodies(text, closing)
+    const wanted = opts.when === 'later'
+    counts = (l) => inside(later, l.start) === wanted
   }
   // nesting only matters when two bounds can multiply past the threshold
   const sorted = loops.map((l) => l.bound).sort((a, b) => b - a)
@@ -65,7 +72,8 @@ export function busyLoopIterations(code: string, opts: ScanOptions = {}): number
     while (open.length > 0 && open[open.length - 1].end <= loop.start) open.pop()
     let turns = loop.bound
     for (const outer of open) turns *= outer.bound
-    if (turns >= MIN_BUSY_ITERATIONS) total += turns
+    // a loop is placed by where it starts; the loops around it multiply it wherever they run
+    if (turns >= MIN_BUSY_ITERATIONS && counts(loop)) total += turns
     if (nestable && loop.end > loop.start) open.push(loop)
     if (total >= MAX_ITERATIONS) break
   }
@@ -78,21 +86,53 @@ export interface ScanOptions {
    * is parsed long before it is in), so the loops inside its DOMContentLoaded listeners never run.
    */
   afterDomContentLoaded?: boolean
+  /**
+   * Which loops to count (all of them when absent): `later` those written in place in a
+   * setTimeout or setInterval callback or a load listener (`addEventListener('load', …)`,
+   * `onload = …`), `now` the others. A later body runs in a task of its own once the script's has
+   * ended (a timer's when the parser yields, a load listener's once the page and its subresources
+   * are in), so a classic script's first paint does not wait for it. DOMContentLoaded listeners
+   * count as now: Chrome fires the event in the task that ends parsing.
+   */
+  when?: 'now' | 'later'
 }
 
+/** A function written in place, up to its body's `{`: `function (…) {`, `(…) => {`, `x => {`. */
+const FUNCTION_START = String.raw`(?:(?:async\s+)?function\b[^{]*|(?:async\s*)?(?:\([^()]*\)|[\w$]+)\s*=>\s*)\{`
+
 /** `addEventListener('DOMContentLoaded', function () {` or an arrow function: its body's `{`. */
-const DCL_LISTENER =
-  /addEventListener\(\s*['"`]DOMContentLoaded['"`]\s*,\s*(?:(?:async\s+)?function\b[^{]*|(?:async\s*)?(?:\([^()]*\)|[\w$]+)\s*=>\s*)\{/g
+const DCL_LISTENER = new RegExp(
+  String.raw`addEventListener\(\s*['"\`]DOMContentLoaded['"\`]\s*,\s*${FUNCTION_START}`,
+  'g',
+)
+
+/** A timer's callback or a load listener written in place: `setTimeout(function () {`, `onload = () => {`. */
+const LATER_CALLBACK = new RegExp(
+  String.raw`(?:\b(?:setTimeout|setInterval)\s*\(\s*|addEventListener\(\s*['"\`]load['"\`]\s*,\s*|\bonload\s*=\s*)${FUNCTION_START}`,
+  'g',
+)
 
 /** Where each DOMContentLoaded listener written in place starts and ends in the text. */
 function listenerBodies(text: string, closing: Int32Array): [number, number][] {
-  const bodies: [number, number][] = []
-  for (const m of text.matchAll(DCL_LISTENER)) {
-    const brace = m.index + m[0].length - 1
-    bodies.push([brace, closing[brace] < 0 ? text.length : closing[brace]])
-  }
-  return bodies
+  return bodies(text, closing, DCL_LISTENER)
 }
+
+/** Where each timer callback and load listener written in place starts and ends in the text. */
+function laterBodies(text: string, closing: Int32Array): [number, number][] {
+  return bodies(text, closing, LATER_CALLBACK)
+}
+
+function bodies(text: string, closing: Int32Array, start: RegExp): [number, number][] {
+  const found: [number, number][] = []
+  for (const m of text.matchAll(start)) {
+    const brace = m.index + m[0].length - 1
+    found.push([brace, closing[brace] < 0 ? text.length : closing[brace]])
+  }
+  return found
+}
+
+/** Whether a position lies inside one of the bodies. */
+const inside = (bodies: [number, number][], at: number) => bodies.some(([from, to]) => at > from && at < to)
 
 /** For each `{`, the index just past its matching `}` (-1: none); one pass. */
 function matchingBraces(text: string): Int32Array {
@@ -178,7 +218,12 @@ export function busyLoopMs(code: string, opts: ScanOptions = {}): number {
   if (opts.afterDomContentLoaded) {
     // the event has fired before the script runs: its listeners never do
     const never = listenerBodies(text, closing)
-    kept = kept.filter((s) => !never.some(([from, to]) => s.start > from && s.start < to))
+    kept = kept.filter((s) => !inside(never, s.start))
+  }
+  if (opts.when) {
+    const later = laterBodies(text, closing)
+    const wanted = opts.when === 'later'
+    kept = kept.filter((s) => inside(later, s.start) === wanted)
   }
   const total = kept.reduce((sum, s) => sum + s.ms, 0)
   return Math.min(total, MAX_BUSY_MS)

@@ -55,6 +55,12 @@ export interface PageScript {
   busyLoopIterations?: number
   /** Inline scripts: ms its loops bounded by elapsed time keep the thread busy (script-scan.ts), when any. */
   busyMs?: number
+  /**
+   * Inline scripts: of busyLoopIterations and busyMs, what runs in a task of its own later (timer
+   * callbacks, load listeners; script-scan.ts `when`), when any.
+   */
+  laterLoopIterations?: number
+  laterBusyMs?: number
   integrity: string | null
   crossorigin: string | null
   async: boolean

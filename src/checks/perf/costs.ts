@@ -101,7 +101,16 @@ const REMEDIES: Remedy[] = [
       ((l.busyInlineScripts ?? []).length > 0 ? [] : null),
     fix: (l) => ({
       ...withResources(l, (r) =>
-        r.kind === 'script' ? { ...r, decodedBytes: 0, busyLoopIterations: 0, busyMs: 0 } : r,
+        r.kind === 'script'
+          ? {
+              ...r,
+              decodedBytes: 0,
+              busyLoopIterations: 0,
+              busyMs: 0,
+              laterLoopIterations: 0,
+              laterBusyMs: 0,
+            }
+          : r,
       ),
       busyInlineScripts: [],
     }),

@@ -214,6 +214,10 @@ async function fetchOne(
         if (loops > 0) r.busyLoopIterations = loops
         const ms = busyLoopMs(code, opts)
         if (ms > 0) r.busyMs = ms
+        const laterLoops = loops > 0 ? busyLoopIterations(code, { ...opts, when: 'later' }) : 0
+        if (laterLoops > 0) r.laterLoopIterations = laterLoops
+        const laterMs = ms > 0 ? busyLoopMs(code, { ...opts, when: 'later' }) : 0
+        if (laterMs > 0) r.laterBusyMs = laterMs
       }
       return r.kind === 'stylesheet' && res.statusCode < 300 ? count.retained.toString('utf8') : null
     }

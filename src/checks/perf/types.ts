@@ -35,6 +35,12 @@ export interface CriticalResource {
   busyLoopIterations?: number
   /** Scripts: ms its loops bounded by elapsed time keep the main thread busy (page/script-scan.ts), when any. */
   busyMs?: number
+  /**
+   * Scripts: of busyLoopIterations and busyMs, what runs in a task of its own later (timer
+   * callbacks, load listeners; page/script-scan.ts `when`), when any.
+   */
+  laterLoopIterations?: number
+  laterBusyMs?: number
   /** Fetched at all (false: blocked by the URL guard, or left out by a bound; see `error`). */
   fetched: boolean
   status: number | null

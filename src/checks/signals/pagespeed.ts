@@ -146,6 +146,8 @@ export function pageLoadOf(probe: ProbeResult): PageLoad {
         module: s.module,
         iterations: s.busyLoopIterations ?? 0,
         ...(s.busyMs ? { busyMs: s.busyMs } : {}),
+        ...(s.laterLoopIterations ? { laterIterations: s.laterLoopIterations } : {}),
+        ...(s.laterBusyMs ? { laterBusyMs: s.laterBusyMs } : {}),
       })),
   }
 }

@@ -103,6 +103,55 @@ describe('busyLoopMs: loops bounded by elapsed time', () => {
   })
 })
 
+describe('when: the loops a script runs now, apart from those it leaves to a later task', () => {
+  const spin = (ms: number) => `var t = performance.now(); while (performance.now() - t < ${ms}) {}`
+  const turns = (n: number) => `for (var j = 0; j < ${n}; j++) { acc = (acc * 31 + j) % 1000003; }`
+
+  it('puts loops in timer callbacks and load listeners later, in every way they are written', () => {
+    const later = [
+      `setTimeout(function () { ${spin(500)} }, 0)`,
+      `window.setTimeout(() => { ${spin(500)} })`,
+      `setInterval(async function tick() { ${spin(500)} }, 1000)`,
+      `window.addEventListener('load', function () { ${spin(500)} });`,
+      `addEventListener("load", e => { ${spin(500)} })`,
+      `img.addEventListener(\`load\`, () => { ${spin(500)} })`,
+      `window.onload = function () { ${spin(500)} }`,
+      `onload = () => { ${spin(500)} }`,
+    ]
+    for (const code of later) {
+      expect(busyLoopMs(code, { when: 'later' }), code).toBe(500)
+      expect(busyLoopMs(code, { when: 'now' }), code).toBe(0)
+      expect(busyLoopMs(code), code).toBe(500)
+    }
+    const counted = `setTimeout(function () { ${turns(3e7)} }, 0); window.onload = () => { ${turns(2e7)} }`
+    expect(busyLoopIterations(counted, { when: 'later' })).toBe(5e7)
+    expect(busyLoopIterations(counted, { when: 'now' })).toBe(0)
+  })
+
+  it('keeps the loops around and after the callback, and DOMContentLoaded listeners, now', () => {
+    const code = `${spin(100)}\nsetTimeout(function () { ${spin(400)} }, 0);\ndocument.addEventListener('DOMContentLoaded', function () { ${spin(50)} });\n${turns(2e6)}`
+    expect(busyLoopMs(code, { when: 'now' })).toBe(150)
+    expect(busyLoopMs(code, { when: 'later' })).toBe(400)
+    expect(busyLoopIterations(code, { when: 'now' })).toBe(2e6)
+    expect(busyLoopIterations(code, { when: 'later' })).toBe(0)
+    // a function passed by name, a resize or click listener: not read as later
+    expect(busyLoopMs(`function work() { ${spin(300)} } setTimeout(work, 0)`, { when: 'later' })).toBe(0)
+    expect(busyLoopMs(`addEventListener('resize', function () { ${spin(300)} })`, { when: 'now' })).toBe(300)
+  })
+
+  it('multiplies a later loop by the loops around it: ten timers of 6 M turns are 60 M later', () => {
+    const chunks = `for (var c = 0; c < 10; c++) setTimeout(function () { ${turns(6e6)} }, 0)`
+    expect(busyLoopIterations(chunks, { when: 'later' })).toBe(6e7)
+    expect(busyLoopIterations(chunks, { when: 'now' })).toBe(0)
+  })
+
+  it('drops an async script’s DOMContentLoaded listener from both parts', () => {
+    const code = `setTimeout(function () { document.addEventListener('DOMContentLoaded', () => { ${spin(300)} }) })`
+    expect(busyLoopMs(code, { afterDomContentLoaded: true, when: 'later' })).toBe(0)
+    expect(busyLoopMs(code, { afterDomContentLoaded: true, when: 'now' })).toBe(0)
+  })
+})
+
 describe('insertedHeightPx', () => {
   it('takes the tallest px height the script sets', () => {
     expect(insertedHeightPx("d.style.height = '300px'; e.style.height='40px'")).toBe(300)

@@ -31,6 +31,27 @@ const PAGES: PageSpec[] = [
     gzip: true,
     js: [{ kb: 2, mode: 'blocking', inline: true, spinMs: 400, spinMsStyle: 'date-end' }],
   },
+  {
+    name: 't-head-load-time-800',
+    note: 'an inline head script busy for 800 ms in a load listener',
+    htmlKB: 6,
+    gzip: true,
+    js: [{ kb: 2, mode: 'blocking', inline: true, spinMs: 800, spinMsStyle: 'perf', spinMsIn: 'load' }],
+  },
+  {
+    name: 't-head-timeout-turns-40m',
+    note: 'a parser-blocking 10 KB head script looping 40 M times in a 0 ms timer',
+    htmlKB: 6,
+    gzip: true,
+    js: [{ kb: 10, mode: 'blocking', spin: 40, spinStyle: 'timeout' }],
+  },
+  {
+    name: 't-head-blocking-10k',
+    note: 'the same script without its loop',
+    htmlKB: 6,
+    gzip: true,
+    js: [{ kb: 10, mode: 'blocking' }],
+  },
   { name: 't-plain', note: 'nothing but text', htmlKB: 6, gzip: true },
 ]
 
@@ -63,5 +84,20 @@ describe('main-thread work in loops bounded by elapsed time', () => {
     const spin = await metrics('t-inline-deadline-400')
     const plain = await metrics('t-plain')
     expect(spin.fcp - plain.fcp).toBeGreaterThan(1000)
+  })
+
+  it('a classic head script’s loop in a load listener runs after the first paint: FCP as without it, blocking time (was FCP +3 s, TBT 0)', async () => {
+    const spin = await metrics('t-head-load-time-800')
+    const plain = await metrics('t-plain')
+    expect(spin.fcp / plain.fcp).toBeLessThan(1.1)
+    expect(spin.tbt).toBeGreaterThan(2000)
+    expect(spin.score).toBeLessThan(80)
+  })
+
+  it('a classic head script’s counted loop in a timer runs after the first paint (was FCP +1.6 s, TBT 0)', async () => {
+    const spin = await metrics('t-head-timeout-turns-40m')
+    const plain = await metrics('t-head-blocking-10k')
+    expect(spin.fcp / plain.fcp).toBeLessThan(1.1)
+    expect(spin.tbt).toBeGreaterThan(1000)
   })
 })
