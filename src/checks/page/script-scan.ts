@@ -48,7 +48,8 @@ export function busyLoopIterations(code: string, opts: ScanOptions = {}): number
     // the event has fired before the script runs: its listeners never do
     closing = matchingBraces(text)
     const never = listenerBodies(text, closing)
-    loops = loops.filter((l) => !inside(never, l.start))
+    const inNever = inside(never)
+    loops = loops.filter((l) => !inNever(l.start))
     if (loops.length === 0) return 0
   }
   let counts = (_: Loop) => true
@@ -56,7 +57,8 @@ export function busyLoopIterations(code: string, opts: ScanOptions = {}): number
     closing ??= matchingBraces(text)
     const later = laterBodies(text, closing)
     const wanted = opts.when === 'later'
-    counts = (l) => inside(later, l.start) === wanted
+    const inLater = inside(later)
+    counts = (l) => inLater(l.start) === wanted
   }
   // nesting only matters when two bounds can multiply past the threshold
   const sorted = loops.map((l) => l.bound).sort((a, b) => b - a)
@@ -131,8 +133,28 @@ function bodies(text: string, closing: Int32Array, start: RegExp): [number, numb
   return found
 }
 
-/** Whether a position lies inside one of the bodies. */
-const inside = (bodies: [number, number][], at: number) => bodies.some(([from, to]) => at > from && at < to)
+/**
+ * Whether a position lies inside one of the bodies, as a function: the bodies sorted by start, and
+ * the furthest end among those starting before each, so one lookup is a binary search (checking
+ * every body for every loop was quadratic on a text of thousands of callbacks with loops).
+ */
+function inside(bodies: [number, number][]): (at: number) => boolean {
+  const sorted = [...bodies].sort((a, b) => a[0] - b[0])
+  const furthest: number[] = []
+  for (const [, to] of sorted) furthest.push(Math.max(to, furthest[furthest.length - 1] ?? -1))
+  return (at) => {
+    // the last body starting before `at`
+    let lo = 0
+    let hi = sorted.length - 1
+    if (hi < 0 || sorted[0][0] >= at) return false
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1
+      if (sorted[mid][0] < at) lo = mid
+      else hi = mid - 1
+    }
+    return furthest[lo] > at
+  }
+}
 
 /** For each `{`, the index just past its matching `}` (-1: none); one pass. */
 function matchingBraces(text: string): Int32Array {
@@ -183,9 +205,13 @@ const CLOCK = String.raw`(?:(?:\b(?:window|self|globalThis)\.)?\bperformance\.no
  * Nothing else in the condition: `!done && …` can end the loop early.
  */
 const TIME_COND = String.raw`\s*(?:\(\s*${CLOCK}\s*-\s*[\w$.]+\s*\)|${CLOCK}\s*-\s*[\w$.]+)\s*<=?\s*(${NUM})|\s*${CLOCK}\s*<=?\s*[\w$.]+\s*\+\s*(${NUM})|\s*${CLOCK}\s*<=?\s*([\w$]+)`
-/** `while (COND)` (a do … while's too) or `for (…; COND;`, COND bounded by elapsed time. */
+/**
+ * `while (COND)` (a do … while's too) or `for (…; COND;`, COND bounded by elapsed time. A for
+ * loop's first clause is read up to 200 characters: unbounded, a text of many `for (` and no `;`
+ * (a hostile page's script) made each match scan to its end, quadratic (20 s for 600 KB).
+ */
 const TIMED_LOOP = new RegExp(
-  String.raw`\bwhile\s*\((?:${TIME_COND})\s*\)|\bfor\s*\([^;]*;(?:${TIME_COND})\s*;`,
+  String.raw`\bwhile\s*\((?:${TIME_COND})\s*\)|\bfor\s*\([^;{}]{0,200};(?:${TIME_COND})\s*;`,
   'g',
 )
 
@@ -205,11 +231,14 @@ const MAX_BUSY_MS = 50_000
 export function busyLoopMs(code: string, opts: ScanOptions = {}): number {
   const text = code.length > SCAN_BYTES ? code.slice(0, SCAN_BYTES) : code
   const spins: { start: number; end: number; ms: number }[] = []
+  let set: Map<string, { at: number; ms: number }[]> | undefined
   for (const m of text.matchAll(TIMED_LOOP)) {
     const literal = m[1] ?? m[2] ?? m[4] ?? m[5]
     const deadline = m[3] ?? m[6]
     const ms =
-      literal !== undefined ? Number(literal.replaceAll('_', '')) : deadlineOffset(text, deadline, m.index)
+      literal !== undefined
+        ? Number(literal.replaceAll('_', ''))
+        : deadlineOffset((set ??= deadlines(text)), deadline, m.index)
     if (Number.isFinite(ms) && ms >= 1) spins.push({ start: m.index, end: m.index + m[0].length, ms })
   }
   if (spins.length === 0) return 0
@@ -218,25 +247,54 @@ export function busyLoopMs(code: string, opts: ScanOptions = {}): number {
   if (opts.afterDomContentLoaded) {
     // the event has fired before the script runs: its listeners never do
     const never = listenerBodies(text, closing)
-    kept = kept.filter((s) => !inside(never, s.start))
+    const inNever = inside(never)
+    kept = kept.filter((s) => !inNever(s.start))
   }
   if (opts.when) {
     const later = laterBodies(text, closing)
     const wanted = opts.when === 'later'
-    kept = kept.filter((s) => inside(later, s.start) === wanted)
+    const inLater = inside(later)
+    kept = kept.filter((s) => inLater(s.start) === wanted)
   }
   const total = kept.reduce((sum, s) => sum + s.ms, 0)
   return Math.min(total, MAX_BUSY_MS)
 }
 
+/** `name = CLOCK + N`: a deadline set as a literal offset from the clock. */
+const DEADLINE = new RegExp(String.raw`(?<![\w$.])([\w$]+)\s*=\s*${CLOCK}\s*\+\s*(${NUM})`, 'g')
+
+/**
+ * The deadlines a text sets, by name: where each assignment stands and its literal offset, in
+ * order. Read in one pass (looking back from each loop instead was quadratic on a text of many
+ * deadline loops).
+ */
+function deadlines(text: string): Map<string, { at: number; ms: number }[]> {
+  const byName = new Map<string, { at: number; ms: number }[]>()
+  for (const m of text.matchAll(DEADLINE)) {
+    const list = byName.get(m[1]) ?? []
+    list.push({ at: m.index, ms: Number(m[2].replaceAll('_', '')) })
+    byName.set(m[1], list)
+  }
+  return byName
+}
+
 /** The literal N of the last `name = CLOCK + N` before `before`; NaN when the text has none. */
-function deadlineOffset(text: string, name: string | undefined, before: number): number {
-  if (name === undefined) return Number.NaN
-  const escaped = name.replaceAll('$', () => '\\$')
-  const assign = new RegExp(String.raw`(?<![\w$.])${escaped}\s*=\s*${CLOCK}\s*\+\s*(${NUM})`, 'g')
-  let ms = Number.NaN
-  for (const m of text.slice(0, before).matchAll(assign)) ms = Number(m[1].replaceAll('_', ''))
-  return ms
+function deadlineOffset(
+  set: Map<string, { at: number; ms: number }[]>,
+  name: string | undefined,
+  before: number,
+): number {
+  const list = name === undefined ? undefined : set.get(name)
+  if (!list || list[0].at >= before) return Number.NaN
+  // the last assignment before the loop: a binary search over the positions
+  let lo = 0
+  let hi = list.length - 1
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1
+    if (list[mid].at < before) lo = mid
+    else hi = mid - 1
+  }
+  return list[lo].ms
 }
 
 /**

@@ -152,6 +152,38 @@ describe('when: the loops a script runs now, apart from those it leaves to a lat
   })
 })
 
+describe('a hostile text: the scan grows with the text, not with its square', () => {
+  /** Median ms of five scans of `text` with both options the checks use. */
+  const median = (text: string) => {
+    const times = [0, 1, 2, 3, 4].map(() => {
+      const t = performance.now()
+      busyLoopMs(text, { when: 'later', afterDomContentLoaded: true })
+      busyLoopMs(text, { when: 'now' })
+      busyLoopIterations(text, { when: 'later', afterDomContentLoaded: true })
+      return performance.now() - t
+    })
+    return times.sort((a, b) => a - b)[2]
+  }
+  // each was quadratic: `for (` with no `;` after it scanned to the text's end (20 s for 600 KB),
+  // every deadline loop looked back over the whole text, every loop was checked against every callback
+  const texts: Record<string, (n: number) => string> = {
+    'many `for (` and no `;`': (n) => ' for ('.repeat(n),
+    'many deadline loops': (n) => 'while (Date.now() < end) {}'.repeat(n / 4),
+    'many timers with loops': (n) =>
+      'setTimeout(() => { while (performance.now() - t < 5) {} for (var i=0;i<200000;i++){} });'.repeat(
+        n / 12,
+      ),
+  }
+  for (const [name, make] of Object.entries(texts))
+    it(`${name}: twice the text takes about twice the time`, () => {
+      const n = 24_000
+      median(make(n)) // warm up
+      const ratio = median(make(2 * n)) / Math.max(0.05, median(make(n)))
+      // linear is ~2, quadratic ~4
+      expect(ratio).toBeLessThan(3.2)
+    })
+})
+
 describe('insertedHeightPx', () => {
   it('takes the tallest px height the script sets', () => {
     expect(insertedHeightPx("d.style.height = '300px'; e.style.height='40px'")).toBe(300)
