@@ -16,7 +16,7 @@
  */
 import { Parser } from 'htmlparser2'
 import type { PageImage, PageInfo, PageScript, PageStylesheet } from './types.js'
-import { busyLoopIterations, busyLoopMs, insertedHeightPx } from './script-scan.js'
+import { insertedHeightPx, loopWork } from './script-scan.js'
 
 export interface ReadPageOptions {
   /** The document went on past what was kept (the cap) or was cut short. */
@@ -415,15 +415,7 @@ function inlineScriptFacts(text: string, bytes: number): Partial<PageScript> {
     const px = insertedHeightPx(text)
     if (px !== null) facts.insertPx = px
   }
-  const loops = busyLoopIterations(text)
-  if (loops > 0) facts.busyLoopIterations = loops
-  const ms = busyLoopMs(text)
-  if (ms > 0) facts.busyMs = ms
-  const laterLoops = loops > 0 ? busyLoopIterations(text, { when: 'later' }) : 0
-  if (laterLoops > 0) facts.laterLoopIterations = laterLoops
-  const laterMs = ms > 0 ? busyLoopMs(text, { when: 'later' }) : 0
-  if (laterMs > 0) facts.laterBusyMs = laterMs
-  return facts
+  return Object.assign(facts, loopWork(text))
 }
 
 /** An inline script that inserts content above what is shown, after a timer, a network answer or the load event. */

@@ -327,6 +327,35 @@ function yields(text: string, spin: { start: number; end: number }, closing: Int
   return /\b(?:await|yield|break|return)\b/.test(text.slice(from, to))
 }
 
+/** The loop work a script's text shows, each field only when there is some (PageScript, CriticalResource). */
+export interface LoopWork {
+  /** Turns of its long counted loops (busyLoopIterations). */
+  busyLoopIterations?: number
+  /** Ms its loops bounded by elapsed time run (busyLoopMs). */
+  busyMs?: number
+  /** Of those, what runs later, in a task of its own (`when: 'later'`). */
+  laterLoopIterations?: number
+  laterBusyMs?: number
+}
+
+/** Both kinds of loop a script's text shows, in all and the part that runs later: one read for inline and fetched scripts. */
+export function loopWork(code: string, opts: Omit<ScanOptions, 'when'> = {}): LoopWork {
+  const work: LoopWork = {}
+  const loops = busyLoopIterations(code, opts)
+  if (loops > 0) {
+    work.busyLoopIterations = loops
+    const later = busyLoopIterations(code, { ...opts, when: 'later' })
+    if (later > 0) work.laterLoopIterations = later
+  }
+  const ms = busyLoopMs(code, opts)
+  if (ms > 0) {
+    work.busyMs = ms
+    const later = busyLoopMs(code, { ...opts, when: 'later' })
+    if (later > 0) work.laterBusyMs = later
+  }
+  return work
+}
+
 /** A CSS height in px set in script: `.style.height = '300px'`, `height: 300px` in inserted markup. */
 const HEIGHT_PX = /\bheight\s*(?:=|:)\s*['"]?\s*(\d{1,5}(?:\.\d+)?)px/gi
 

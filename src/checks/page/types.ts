@@ -5,6 +5,8 @@
  * list, because order is what a browser acts on (the last valid referrer policy wins, the first
  * images are the likely largest contentful paint).
  */
+import type { LoopWork } from './script-scan.js'
+
 export interface PageInfo {
   /** The URL the relative URLs below were resolved against (the final URL, or a valid `<base href>`). */
   baseUrl: string
@@ -38,7 +40,8 @@ export interface PageInfo {
   emptyMount?: { textCharsAfter: number; sizedImagesAfter?: { width: number; height: number }[] }
 }
 
-export interface PageScript {
+/** Inline scripts carry the loop work their text shows (LoopWork, script-scan.ts). */
+export interface PageScript extends LoopWork {
   /** Absolute URL; null for an inline script. */
   src: string | null
   /** Bytes of an inline script's code (0 for external ones). */
@@ -51,16 +54,6 @@ export interface PageScript {
   insertsLate?: boolean
   /** An inserting script's tallest block height set in CSS px (script-scan.ts), when it names one. */
   insertPx?: number
-  /** Inline scripts: turns of the long counted loops its text holds (script-scan.ts), when any. */
-  busyLoopIterations?: number
-  /** Inline scripts: ms its loops bounded by elapsed time keep the thread busy (script-scan.ts), when any. */
-  busyMs?: number
-  /**
-   * Inline scripts: of busyLoopIterations and busyMs, what runs in a task of its own later (timer
-   * callbacks, load listeners; script-scan.ts `when`), when any.
-   */
-  laterLoopIterations?: number
-  laterBusyMs?: number
   integrity: string | null
   crossorigin: string | null
   async: boolean

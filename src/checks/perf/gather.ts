@@ -15,7 +15,7 @@ import { request } from 'undici'
 import { meterBody } from '../body-meter.js'
 import { assertTargetAllowed, parseTargetUrl } from '../guard.js'
 import type { GuardedAgent } from '../http-agent.js'
-import { busyLoopIterations, busyLoopMs, SCAN_BYTES } from '../page/script-scan.js'
+import { loopWork, SCAN_BYTES } from '../page/script-scan.js'
 import type { PageInfo } from '../page/types.js'
 import { GATHER_BOUNDS } from './constants.js'
 import { cssImports, fontFaces } from './css.js'
@@ -208,16 +208,10 @@ async function fetchOne(
       }
       if (count.interruption && signal.aborted) r.error = 'cut short by the time bound; size is a lower bound'
       if (r.kind === 'script' && res.statusCode < 300) {
-        const code = count.retained.toString('utf8')
-        const opts = { afterDomContentLoaded: r.execution === 'async' }
-        const loops = busyLoopIterations(code, opts)
-        if (loops > 0) r.busyLoopIterations = loops
-        const ms = busyLoopMs(code, opts)
-        if (ms > 0) r.busyMs = ms
-        const laterLoops = loops > 0 ? busyLoopIterations(code, { ...opts, when: 'later' }) : 0
-        if (laterLoops > 0) r.laterLoopIterations = laterLoops
-        const laterMs = ms > 0 ? busyLoopMs(code, { ...opts, when: 'later' }) : 0
-        if (laterMs > 0) r.laterBusyMs = laterMs
+        Object.assign(
+          r,
+          loopWork(count.retained.toString('utf8'), { afterDomContentLoaded: r.execution === 'async' }),
+        )
       }
       return r.kind === 'stylesheet' && res.statusCode < 300 ? count.retained.toString('utf8') : null
     }

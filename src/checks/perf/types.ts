@@ -2,10 +2,12 @@
  * What the gatherer learns about a page's critical subresources (src/checks/perf/gather.ts) and
  * the estimate made from it (src/checks/perf/estimate.ts).
  */
+import type { LoopWork } from '../page/script-scan.js'
 
 export type ResourceKind = 'stylesheet' | 'script' | 'image' | 'font'
 
-export interface CriticalResource {
+/** Scripts carry the loop work their text shows (LoopWork, page/script-scan.ts). */
+export interface CriticalResource extends LoopWork {
   /** Absolute URL (after the page's base URL; before any redirect of its own). */
   url: string
   kind: ResourceKind
@@ -31,16 +33,6 @@ export interface CriticalResource {
   unsized?: boolean
   /** Images with width and height: the height (CSS px) they take on a phone's screen, scaled to its width. */
   heightPx?: number
-  /** Scripts: turns of the long counted loops its text shows (page/script-scan.ts), when any. */
-  busyLoopIterations?: number
-  /** Scripts: ms its loops bounded by elapsed time keep the main thread busy (page/script-scan.ts), when any. */
-  busyMs?: number
-  /**
-   * Scripts: of busyLoopIterations and busyMs, what runs in a task of its own later (timer
-   * callbacks, load listeners; page/script-scan.ts `when`), when any.
-   */
-  laterLoopIterations?: number
-  laterBusyMs?: number
   /** Fetched at all (false: blocked by the URL guard, or left out by a bound; see `error`). */
   fetched: boolean
   status: number | null
