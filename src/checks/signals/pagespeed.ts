@@ -192,8 +192,8 @@ function describe(cost: Cost, probe: ProbeResult, compressedBytes: number | null
         .slice(0, 3)
         .map((r) => `${excerpt(fileName(r.url))} ${fmtBytes(r.decodedBytes)}`)
         .join(', ')
-      const loops = loopTurns(probe, cost.resources)
-      const busy = busyMs(probe, cost.resources)
+      const loops = pageLoopWork(probe, cost.resources, 'busyLoopIterations')
+      const busy = pageLoopWork(probe, cost.resources, 'busyMs')
       const what =
         code.length > 0
           ? `Scripts (${fmtBytes(code.reduce((sum, r) => sum + r.decodedBytes, 0))} of code: ${named}${code.length > 3 ? ', …' : ''})`
@@ -231,21 +231,18 @@ function describe(cost: Cost, probe: ProbeResult, compressedBytes: number | null
   }
 }
 
-/** Turns of the long counted loops the page's scripts show, external and inline. */
-function loopTurns(probe: ProbeResult, scripts: CriticalResource[]): number {
+/**
+ * A loop work field (page/script-scan.ts LoopWork) summed over the page's scripts, external and
+ * inline: `busyLoopIterations` the turns of long counted loops, `busyMs` the ms of loops bounded by
+ * elapsed time.
+ */
+function pageLoopWork(
+  probe: ProbeResult,
+  scripts: CriticalResource[],
+  field: 'busyLoopIterations' | 'busyMs',
+): number {
   const inline = (probe.page?.scripts ?? []).filter((s) => s.src === null)
-  return (
-    scripts.reduce((sum, r) => sum + (r.busyLoopIterations ?? 0), 0) +
-    inline.reduce((sum, s) => sum + (s.busyLoopIterations ?? 0), 0)
-  )
-}
-
-/** Milliseconds the page's scripts spend in loops bounded by elapsed time, external and inline. */
-function busyMs(probe: ProbeResult, scripts: CriticalResource[]): number {
-  const inline = (probe.page?.scripts ?? []).filter((s) => s.src === null)
-  return (
-    scripts.reduce((sum, r) => sum + (r.busyMs ?? 0), 0) + inline.reduce((sum, s) => sum + (s.busyMs ?? 0), 0)
-  )
+  return [...scripts, ...inline].reduce((sum, r) => sum + (r[field] ?? 0), 0)
 }
 
 const fmtTurns = (n: number) =>
