@@ -46,7 +46,7 @@ import { clearInterval, setInterval, setTimeout } from 'node:timers'
 import { parseArgs } from 'node:util'
 import pg from 'pg'
 import { nextId } from '../dist/monitors/ids.js'
-import { LowdbMonitorStore } from '../dist/store/lowdb/monitors.js'
+import { LowdbMonitorStore } from '../dist/store/embedded/monitors.js'
 import { openPostgresStore } from '../dist/store/postgres/index.js'
 import {
   NO_LIMITS,
@@ -339,7 +339,7 @@ async function embedded(target) {
 
 /** Rewrites snapshot.json and history.bin of `templates` as `n` monitors (each template cloned in turn). */
 async function cloneEmbedded(mon, templates, n) {
-  // the templates' lines (one item a line: src/store/lowdb/snapshot-file.ts)
+  // the templates' lines (one item a line: src/store/embedded/snapshot-file.ts)
   const items = { monitors: [], runs: [], events: [] }
   let section = 'monitors'
   for (const line of (await readFile(join(mon, 'snapshot.json'), 'utf8')).split('\n').slice(1)) {

@@ -1,7 +1,7 @@
 /**
  * How far V8 lets its heap grow between full collections, for `serve` on the embedded store.
  *
- * The embedded store holds its monitors' history in memory (src/store/lowdb/monitors.ts): at
+ * The embedded store holds its monitors' history in memory (src/store/embedded/monitors.ts): at
  * 10,000 monitors about 140 MB of V8 heap and 300 MB of typed arrays live, and the running
  * monitors promote about 13 MB/s of short-lived objects into the old generation. With the memory
  * of an ordinary server (a heap limit of 2 GB or more), V8 lets the old generation grow to up to

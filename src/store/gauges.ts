@@ -1,7 +1,7 @@
 /**
  * What /metrics reads per monitor (docs/decisions.md#the-public-face): one row per monitor with the
  * figures of its latest run, straight from the store, so with PostgreSQL every instance answers a
- * scrape the same. Backends: src/store/lowdb/gauges.ts (memory), src/store/postgres/gauges.ts (one
+ * scrape the same. Backends: src/store/embedded/gauges.ts (memory), src/store/postgres/gauges.ts (one
  * query over the monitors table).
  */
 import type { MonitorRecord } from './monitors.js'

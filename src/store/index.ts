@@ -25,7 +25,7 @@ export {
   LowdbStore,
   openLowdbStore,
   type LowdbStoreOptions,
-} from './lowdb/index.js'
+} from './embedded/index.js'
 
 export { openStore, type OpenStoreOptions } from './open.js'
 export {

@@ -1,7 +1,7 @@
 /**
  * The maintenance-window concern of the storage interface (docs/decisions.md#monitoring-depth): a
  * user's windows, one-off or weekly, each silencing some of the user's monitors or all of them.
- * Every backend implements it in its own file (src/store/lowdb/maintenance.ts,
+ * Every backend implements it in its own file (src/store/embedded/maintenance.ts,
  * src/store/postgres/maintenance.ts).
  */
 import type { WeeklySchedule } from '../contract/monitoring.js'

@@ -1,7 +1,7 @@
 /**
  * The monitor concern of the storage interface (docs/decisions.md#monitors-and-alerts): monitors, their runs and events,
  * the deliveries of each event, and the next-run times the scheduler claims. Every backend
- * implements it in its own file (src/store/lowdb/monitors.ts, …). Durability contract as for the
+ * implements it in its own file (src/store/embedded/monitors.ts, …). Durability contract as for the
  * rest of the store: a resolved write is on disk.
  */
 import type { PagespeedMethod } from '../contract/schemas.js'

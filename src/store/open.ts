@@ -1,5 +1,5 @@
 /** Choosing and opening a backend. */
-import { openLowdbStore, type LowdbStoreOptions } from './lowdb/index.js'
+import { openLowdbStore, type LowdbStoreOptions } from './embedded/index.js'
 import type { Store } from './types.js'
 
 export interface OpenStoreOptions {

@@ -1,7 +1,7 @@
 /**
  * The status-page concern of the storage interface (docs/decisions.md#the-public-face): a user's public pages, each
  * with a slug unique on the whole server (the public address `/status/{slug}`). Every backend
- * implements it in its own file (src/store/lowdb/status-pages.ts, src/store/postgres/status-pages.ts).
+ * implements it in its own file (src/store/embedded/status-pages.ts, src/store/postgres/status-pages.ts).
  */
 
 export interface StatusPageRecord {

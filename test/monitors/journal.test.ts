@@ -1,8 +1,8 @@
 import { appendFile, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { Journal, readJournal } from '../../src/store/lowdb/journal.js'
-import { LowdbMonitorStore } from '../../src/store/lowdb/monitors.js'
+import { Journal, readJournal } from '../../src/store/embedded/journal.js'
+import { LowdbMonitorStore } from '../../src/store/embedded/monitors.js'
 import { monitor } from '../store/contract/monitors.js'
 import { removeDir, tempDir } from '../store/helpers.js'
 

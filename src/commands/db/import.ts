@@ -46,7 +46,7 @@ Shows a progress bar on a terminal, then a summary of what was copied. --json pr
     if (!st?.isDirectory())
       this.fail(`No data directory at ${dataDir}: give the embedded store with --data-dir.`)
 
-    const { openLowdbStore } = await import('../../store/lowdb/index.js')
+    const { openLowdbStore } = await import('../../store/embedded/index.js')
     const { openPostgresStore } = await import('../../store/postgres/index.js')
     const { importDataDir, resealer, ImportError } = await import('../../store/postgres/import.js')
     const { deriveSecretKey } = await import('../../shared/secret-box.js')

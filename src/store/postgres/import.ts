@@ -18,7 +18,7 @@
  */
 import { sql, type Kysely } from 'kysely'
 import { secretBox } from '../../shared/secret-box.js'
-import type { LowdbStore } from '../lowdb/store.js'
+import type { LowdbStore } from '../embedded/store.js'
 import type { MonitorRecord, RollupBucket, RollupGranularity } from '../monitors.js'
 import { insertChecks, recordJson } from './checks.js'
 import { blockOf, COUNTS, SLOTS, SUMS } from './history.js'

@@ -12,7 +12,7 @@
  *   accounts.ts    dashboard accounts, sessions, invites, device grants; the shared sign-in throttle
  *   import.ts      copying an embedded data dir in (`sitehealth db import`)
  *
- * A new concern is a file here and one in lowdb/, wired into both store.ts files.
+ * A new concern is a file here and one in embedded/, wired into both store.ts files.
  */
 import { sql, type Kysely } from 'kysely'
 import type pg from 'pg'
@@ -30,7 +30,7 @@ import { PgMonitorGauges } from './gauges.js'
 import type { Database } from './schema.js'
 import { PgUsers } from './users.js'
 
-/** See lowdb/store.ts: the longest check time limit (120 s) plus 30 s. */
+/** See embedded/store.ts: the longest check time limit (120 s) plus 30 s. */
 export const DEFAULT_PG_LEASE_MS = 150_000
 /** How often each instance returns expired reservations (one sweeper at a time across instances). */
 export const SWEEP_EVERY_MS = 5000

@@ -165,7 +165,7 @@ describe('lowdb files', () => {
   it('reads a data dir written before the storage split (on-disk format unchanged)', async () => {
     // users.json, keys.json and a shard exactly as the first stage wrote them
     const { mkdir, writeFile } = await import('node:fs/promises')
-    const { userDirName } = await import('../../../src/store/lowdb/shards.js')
+    const { userDirName } = await import('../../../src/store/embedded/shards.js')
     await writeFile(
       join(dir, 'users.json'),
       JSON.stringify({

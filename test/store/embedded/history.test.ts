@@ -1,5 +1,5 @@
 /**
- * The embedded store's compact history (src/store/lowdb/history.ts): folded into history.bin
+ * The embedded store's compact history (src/store/embedded/history.ts): folded into history.bin
  * beside the snapshot, read back whole, and never counting a run twice when a journal that was
  * already folded is replayed (a crash between writing the snapshot and emptying the journal).
  */
@@ -7,7 +7,7 @@ import { copyFile, stat, truncate, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { nextId } from '../../../src/monitors/ids.js'
-import { LowdbMonitorStore } from '../../../src/store/lowdb/monitors.js'
+import { LowdbMonitorStore } from '../../../src/store/embedded/monitors.js'
 import type { MonitorRecord, RunRecord } from '../../../src/store/monitors.js'
 import { monitor } from '../contract/monitors.js'
 import { removeDir, tempDir } from '../helpers.js'

@@ -1,6 +1,6 @@
 /**
  * The embedded store's raw runs and incidents in their packed in-memory form
- * (src/store/lowdb/run-ring.ts, incident-list.ts; issue 23: 10,000 monitors × 100 runs in ≤ 1 GB):
+ * (src/store/embedded/run-ring.ts, incident-list.ts; issue 23: 10,000 monitors × 100 runs in ≤ 1 GB):
  * every field comes back as it went in (keys in the same order), the ring keeps the newest `cap`,
  * records that do not fit the packed form are kept as they came, shared strings are let go with
  * their runs, a snapshot.json of records loads as before, and the heap a run or an incident takes
@@ -12,10 +12,10 @@ import v8 from 'node:v8'
 import vm from 'node:vm'
 import { afterEach, describe, expect, it } from 'vitest'
 import { nextId } from '../../../src/monitors/ids.js'
-import { LowdbHistory } from '../../../src/store/lowdb/history.js'
-import { LowdbMonitorStore } from '../../../src/store/lowdb/monitors.js'
-import { RollupRing } from '../../../src/store/lowdb/rollup-ring.js'
-import { isoMs, RunRing, SharedStrings } from '../../../src/store/lowdb/run-ring.js'
+import { LowdbHistory } from '../../../src/store/embedded/history.js'
+import { LowdbMonitorStore } from '../../../src/store/embedded/monitors.js'
+import { RollupRing } from '../../../src/store/embedded/rollup-ring.js'
+import { isoMs, RunRing, SharedStrings } from '../../../src/store/embedded/run-ring.js'
 import type { MonitorRecord, RunRecord } from '../../../src/store/monitors.js'
 import { monitor } from '../contract/monitors.js'
 import { removeDir, tempDir } from '../helpers.js'
