@@ -96,11 +96,18 @@ export class Heartbeats {
     return { monitor, token }
   }
 
-  /** A push: the monitor it names (undefined for a token that names none), with the beat recorded. */
-  async beat(token: string, status: BeatStatus, msg?: string): Promise<MonitorRecord | undefined> {
+  /**
+   * The heartbeat monitor whose push token this is: the id in the token finds it, the whole
+   * token's hash must match the stored one. Undefined for any other token.
+   */
+  async monitorOfToken(token: string): Promise<MonitorRecord | undefined> {
     const id = monitorIdOfToken(token)
     const m = id === null ? undefined : await this.d.monitors.getMonitorById(id)
-    if (!m || !isHeartbeat(m) || !m.push_hash || !sameHash(hashKey(token), m.push_hash)) return undefined
+    return m && isHeartbeat(m) && m.push_hash && sameHash(hashKey(token), m.push_hash) ? m : undefined
+  }
+
+  /** Records a push on the monitor its token named (`monitorOfToken`): the monitor after the beat. */
+  async beat(m: MonitorRecord, status: BeatStatus, msg?: string): Promise<MonitorRecord> {
     if (m.paused) return m
     const message = msg?.trim() || 'the job reported a failure'
     return (await this.finish(m.id, status === 'up' ? 'beat' : 'down', message)) ?? m

@@ -104,6 +104,33 @@ describe('heartbeat monitors end to end', () => {
     expect((await refused[0].json()).error.code).toBe('rate_limited')
   }, 60_000)
 
+  it('bogus pushes naming a public monitor id do not lock out its real beat; wrong tokens are throttled per address', async () => {
+    const created = await api('POST', '/monitors', {
+      type: 'heartbeat',
+      name: 'lock-out',
+      interval_seconds: 60,
+    })
+    expect(created.status).toBe(201)
+    const pushUrl: string = created.body.push_url
+    const token = pushUrl.split('/').at(-1)!
+    // the monitor id is public (status pages print it); the secret after it is guessed wrong
+    const bogus = (i: number) => `${served.url}/api/push/${token.slice(0, 35)}${String(i).padStart(24, 'x')}`
+    const answers = []
+    for (let i = 0; i < 200; i += 20)
+      answers.push(...(await Promise.all(Array.from({ length: 20 }, (_, j) => fetch(bogus(i + j))))))
+    // the job's real beat, from the same address, still counts
+    const beat = await fetch(pushUrl)
+    expect(beat.status).toBe(200)
+    expect((await api('GET', `/monitors/${created.body.id}`)).body.state).toBe('up')
+    // wrong tokens are 404, and past 30 a minute from one address 429 with Retry-After
+    const statuses = answers.map((r) => r.status)
+    expect(statuses.slice(0, 20).every((s) => s === 404)).toBe(true)
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(150)
+    const refused = answers.find((r) => r.status === 429)!
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0)
+    expect((await refused.json()).error.message).toMatch(/wrong token/)
+  }, 60_000)
+
   it('refuses a URL with --heartbeat and --grace without it', async () => {
     const env = { SITEHEALTH_API_URL: served.url, SITEHEALTH_API_KEY: key }
     expectOneLineError(

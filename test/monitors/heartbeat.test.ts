@@ -39,6 +39,12 @@ function service() {
 
 const settle = () => new Promise((r) => setTimeout(r, 30))
 
+/** A push as the route makes it: the token finds its monitor, then the beat is recorded. */
+async function push(svc: ReturnType<typeof service>, token: string, status: 'up' | 'down', msg?: string) {
+  const m = await svc.heartbeats.monitorOfToken(token)
+  return m && svc.heartbeats.beat(m, status, msg)
+}
+
 function heartbeatContract() {
   it('refuses a url or assertions on a heartbeat and grace on an http monitor', () => {
     const bad = [
@@ -70,9 +76,10 @@ function heartbeatContract() {
     expect(stored.next_run_at).toBe(clock + 4200_000)
     // a wrong secret part, or a token of no monitor, finds nothing
     expect(
-      await svc.heartbeats.beat(pushToken!.slice(0, -1) + (pushToken!.endsWith('A') ? 'B' : 'A'), 'up'),
+      await svc.heartbeats.monitorOfToken(pushToken!.slice(0, -1) + (pushToken!.endsWith('A') ? 'B' : 'A')),
     ).toBeUndefined()
-    expect(await svc.heartbeats.beat('hb_nothing', 'up')).toBeUndefined()
+    expect(await svc.heartbeats.monitorOfToken('hb_nothing')).toBeUndefined()
+    expect((await svc.heartbeats.monitorOfToken(pushToken!))?.id).toBe(monitor.id)
   })
 
   it('beats are up, a missed deadline and status=down are down, with alerts and no check or credit', async () => {
@@ -87,7 +94,7 @@ function heartbeatContract() {
       channels: [{ type: 'webhook', url: 'https://hooks.example.com/x' }],
     })
     clock += 10_000
-    expect((await svc.heartbeats.beat(pushToken!, 'up'))?.state).toBe('up')
+    expect((await push(svc, pushToken!, 'up'))?.state).toBe('up')
     expect((await store.monitors.getMonitorById(monitor.id))!.next_run_at).toBe(clock + 90_000)
 
     // no beat for 90 s: the scheduler's run finds the deadline due
@@ -103,11 +110,11 @@ function heartbeatContract() {
     expect((await store.monitors.getMonitorById(monitor.id))!.next_run_at).toBe(clock + 60_000)
 
     clock += 5_000
-    await svc.heartbeats.beat(pushToken!, 'up')
+    await push(svc, pushToken!, 'up')
     await settle()
     expect(sent().at(-1)).toBe('monitor.up: backup is up again: a beat arrived')
     clock += 5_000
-    expect((await svc.heartbeats.beat(pushToken!, 'down', 'disk full'))?.state).toBe('down')
+    expect((await push(svc, pushToken!, 'down', 'disk full'))?.state).toBe('down')
     await settle()
     expect(sent().at(-1)).toMatch(/^monitor\.down: backup is down .*disk full$/)
 

@@ -1,12 +1,15 @@
 /**
  * The push route of heartbeat monitors (docs/decisions.md#monitoring-depth): `GET` or `POST
  * /api/push/<token>` records a beat, `?status=down&msg=…` a failure. No key: the token is the
- * credential. Limited per client address (before the token is looked at, so guessing costs) and
- * per monitor; an unknown token is 404, like an unknown route.
+ * credential. Every push counts against its client address first. The token is checked next (the
+ * monitor id in it finds the monitor, the hash of the whole token must match): a wrong token is
+ * 404, like an unknown route, and counts against the address's tighter budget of failures (429
+ * past it), never against the monitor — monitor ids are public on status pages, so bogus pushes
+ * naming one must not spend the real job's beats (issue 31). Only a push with the right token
+ * counts against its monitor's limit.
  */
 import { getQuery, type H3Event } from 'h3'
 import { PUSH_PATH, PushQuery, type PushResult } from '../../contract/monitoring.js'
-import { monitorIdOfToken } from '../../monitors/heartbeat.js'
 import type { MonitorService } from '../../monitors/service.js'
 import { parseWith } from '../body.js'
 import { clientAddress } from '../client-address.js'
@@ -17,6 +20,8 @@ import type { Policy, RateLimiter } from '../rate-limit.js'
 export const PUSH_PER_MONITOR: Policy = { name: 'push', limit: 120, windowMs: 60_000 }
 /** Pushes per client address, known tokens or not. */
 export const PUSH_PER_ADDRESS: Policy = { name: 'push-addr', limit: 600, windowMs: 60_000 }
+/** Wrong tokens per client address: a job with the right token never sends one. */
+export const PUSH_FAILURES_PER_ADDRESS: Policy = { name: 'push-fail', limit: 30, windowMs: 60_000 }
 
 export const pushUrlOf = (base: string, token: string) =>
   `${base.replace(/\/+$/, '')}${PUSH_PATH.replace(':token', token)}`
@@ -24,28 +29,31 @@ export const pushUrlOf = (base: string, token: string) =>
 const UNKNOWN = 'No heartbeat monitor has this push token.'
 
 export function pushRoutes(service: MonitorService, limiter: RateLimiter) {
-  async function limit(event: H3Event, key: string, policy: Policy): Promise<void> {
+  async function limit(event: H3Event, key: string, policy: Policy, what = 'pushes'): Promise<void> {
     const d = await limiter.hit(key, policy)
     Object.assign(event.context.extraHeaders as Record<string, string>, d.headers)
     if (!d.allowed)
       throw new ServiceError(
         429,
         'rate_limited',
-        `Too many pushes: at most ${policy.limit} per ${policy.windowMs / 1000} s. Retry in ${d.resetSec} s.`,
+        `Too many ${what}: at most ${policy.limit} per ${policy.windowMs / 1000} s. Retry in ${d.resetSec} s.`,
         { 'retry-after': String(d.resetSec) },
       )
   }
 
   async function push(event: H3Event): Promise<PushResult> {
-    await limit(event, clientAddress(event), PUSH_PER_ADDRESS)
+    const address = clientAddress(event)
+    await limit(event, address, PUSH_PER_ADDRESS)
     const token = String(event.context.params?.token ?? '')
-    const monitorId = monitorIdOfToken(token)
-    if (monitorId === null) throw notFound(UNKNOWN)
+    const monitor = await service.heartbeats.monitorOfToken(token)
+    if (!monitor) {
+      await limit(event, address, PUSH_FAILURES_PER_ADDRESS, 'pushes with a wrong token')
+      throw notFound(UNKNOWN)
+    }
     const q = parseWith(PushQuery, getQuery(event), 'push')
-    await limit(event, monitorId, PUSH_PER_MONITOR)
+    await limit(event, monitor.id, PUSH_PER_MONITOR)
     const status = q.status ?? 'up'
-    const m = await service.heartbeats.beat(token, status, q.msg)
-    if (!m) throw notFound(UNKNOWN)
+    const m = await service.heartbeats.beat(monitor, status, q.msg)
     return { ok: true, monitor_id: m.id, status, received_at: new Date().toISOString() }
   }
 
