@@ -26,7 +26,7 @@ export interface UserRecord {
   id: string
   /** Total credits ever granted (initial credits and imports included). */
   credits_granted: number
-  /** Credits consumed by saved checks. */
+  /** Credits consumed: by saved checks, and by runs charged with no check (`chargeCredit`). */
   credits_used: number
   created_at: string
 }
@@ -61,9 +61,10 @@ export interface ListChecksOptions {
 }
 
 /**
- * One credit held for a check about to run. It ends by `checks.commit` (the credit is charged),
- * by `users.releaseCredit` (returned), or by its lease running out (returned: the process holding
- * it died or never came back).
+ * One credit held for a run about to be made. It ends by `checks.commit` (charged, with the saved
+ * check), by `users.chargeCredit` (charged, with no check: a run that reached its target but keeps
+ * no health check), by `users.releaseCredit` (returned), or by its lease running out (returned: the
+ * process holding it died or never came back).
  */
 export interface Reservation {
   readonly id: string
@@ -89,6 +90,14 @@ export interface UserStore {
   reserveCredit(userId: string): Promise<Reservation | undefined>
   /** Returns a reservation's credit (a failed check). Releasing twice, or after commit, does nothing. */
   releaseCredit(reservation: Reservation): Promise<void>
+  /**
+   * Charges a reservation with no check saved (a run that reached its target but keeps no health
+   * check), in one durable step, and returns the balance left. The same rules as `checks.commit`:
+   * a reservation no longer live (its lease ran out, or it was charged already) charges a free
+   * credit if one is available, else InsufficientCreditsError; on any failure the reservation is
+   * left for the caller to release.
+   */
+  chargeCredit(reservation: Reservation): Promise<{ remaining: number }>
 }
 
 export interface CheckStore {

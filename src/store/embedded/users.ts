@@ -1,13 +1,15 @@
 /**
  * Users and their balances on the embedded backend: `<dataDir>/users.json`
- * ({version, users: [{id, credits_granted, created_at}]}), written whole by group commit.
+ * ({version, users: [{id, credits_granted, credits_charged?, created_at}]}), written whole by group
+ * commit.
  *
- * Balance = users.json credits_granted + import grants (shards' `imp`) - charged (shards' `seq`)
- * - live reservations (credits.ts).
+ * Balance = users.json credits_granted + import grants (shards' `imp`) - charged with a check
+ * (shards' `seq`) - charged with no check (users.json `credits_charged`) - live reservations
+ * (credits.ts).
  */
 import { join } from 'node:path'
 import { Low } from 'lowdb'
-import { assertCount } from '../errors.js'
+import { assertCount, InsufficientCreditsError } from '../errors.js'
 import type { Reservation, UserRecord, UserStore } from '../types.js'
 import { iso, type LowdbContext } from './context.js'
 import type { CreditLedger } from './credits.js'
@@ -18,6 +20,8 @@ interface StoredUser {
   id: string
   /** Granted by ensure and grantCredits (import grants live in the shards, see `imp`). */
   credits_granted: number
+  /** Charged by runs that saved no check (chargeCredit); absent when none was. */
+  credits_charged?: number
   created_at: string
 }
 
@@ -30,6 +34,8 @@ export class LowdbUsers implements UserStore {
   private writer!: DocWriter<UsersDoc>
   private readonly staged = new Map<string, StoredUser>()
   private committed = new Map<string, StoredUser>()
+  /** Reservations a charge on its way holds: a second charge of one is not paid by it. */
+  private readonly charging = new Set<string>()
 
   constructor(
     private readonly ctx: LowdbContext,
@@ -65,16 +71,17 @@ export class LowdbUsers implements UserStore {
     return {
       id: u.id,
       credits_granted: u.credits_granted + (s?.imp ?? 0),
-      credits_used: s?.seq ?? 0,
+      credits_used: (s?.seq ?? 0) + (u.credits_charged ?? 0),
       created_at: u.created_at,
     }
   }
 
   /** Synchronous balance: reserving checks and takes in one tick, so no two callers overspend. */
   available(userId: string): number {
-    const granted = this.committed.get(userId)?.credits_granted ?? 0
+    const u = this.committed.get(userId)
     const s = this.shards.find(userId)
-    return Math.max(0, granted + (s?.imp ?? 0) - (s?.seq ?? 0) - this.ledger.live(userId))
+    const used = (s?.seq ?? 0) + (u?.credits_charged ?? 0)
+    return Math.max(0, (u?.credits_granted ?? 0) + (s?.imp ?? 0) - used - this.ledger.live(userId))
   }
 
   /**
@@ -149,5 +156,37 @@ export class LowdbUsers implements UserStore {
   releaseCredit(reservation: Reservation): Promise<void> {
     this.ledger.end(reservation)
     return Promise.resolve()
+  }
+
+  async chargeCredit(reservation: Reservation): Promise<{ remaining: number }> {
+    this.ctx.assertOpen()
+    const userId = reservation.user_id
+    // a reservation whose lease ran out (or that is being charged) no longer holds a credit
+    let own: Reservation | undefined
+    if (!this.ledger.isLive(reservation) || this.charging.has(reservation.id)) {
+      own = this.reserveNow(userId)
+      if (!own) throw new InsufficientCreditsError(userId)
+    }
+    const held = own ?? reservation
+    this.charging.add(held.id)
+    try {
+      await this.ctx.enqueue(this.shards.of(userId), async () => {
+        const prev = this.staged.get(userId)
+        const base = prev ?? { id: userId, credits_granted: 0, created_at: iso(this.ctx.now()) }
+        this.staged.set(userId, { ...base, credits_charged: (base.credits_charged ?? 0) + 1 })
+        await this.writer.write(() => {
+          if (prev) this.staged.set(userId, prev)
+          else this.staged.delete(userId)
+        })
+      })
+    } catch (err) {
+      if (own) this.ledger.end(own)
+      throw err
+    } finally {
+      this.charging.delete(held.id)
+    }
+    // the charge is on disk (and in the committed view): the reservation's hold ends
+    this.ledger.end(held)
+    return { remaining: this.available(userId) }
   }
 }

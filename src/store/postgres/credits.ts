@@ -12,6 +12,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import { sql, type Kysely } from 'kysely'
+import { InsufficientCreditsError } from '../errors.js'
 import type { Reservation } from '../types.js'
 import { KeyedBatcher, type Each } from './batch.js'
 import type { Database } from './schema.js'
@@ -70,6 +71,26 @@ export class PgCredits {
     await sql`
       WITH r AS (DELETE FROM reservations WHERE id = ${r.id}::uuid AND user_id = ${r.user_id} RETURNING user_id)
       UPDATE users SET credits_held = credits_held - 1 FROM r WHERE users.id = r.user_id`.execute(this.db)
+  }
+
+  /**
+   * Charges a reservation with no check saved, in ONE statement: it ends the reservation and moves
+   * the credit from held to used; a reservation whose row is gone (released, swept, charged) charges
+   * a free credit, if any, as a commit does (checks.ts).
+   */
+  async charge(r: Reservation): Promise<{ remaining: number }> {
+    const { rows } = await sql<{ remaining: string }>`
+      WITH r AS (DELETE FROM reservations WHERE id = ${r.id}::uuid AND user_id = ${r.user_id} RETURNING 1)
+      UPDATE users SET
+        credits_held = credits_held - (SELECT count(*) FROM r),
+        credits_used = credits_used + 1
+      WHERE id = ${r.user_id} AND (EXISTS (SELECT 1 FROM r) OR credits_granted - credits_used - credits_held >= 1)
+      RETURNING credits_granted - credits_used - (
+        SELECT count(*) FROM reservations x
+        WHERE x.user_id = users.id AND x.expires_at > now() AND x.id <> ${r.id}::uuid
+      ) AS remaining`.execute(this.db)
+    if (!rows[0]) throw new InsufficientCreditsError(r.user_id)
+    return { remaining: Math.max(0, Number(rows[0].remaining)) }
   }
 
   /**

@@ -72,4 +72,8 @@ export class PgUsers implements UserStore {
   releaseCredit(reservation: Reservation): Promise<void> {
     return this.credits.release(reservation)
   }
+
+  chargeCredit(reservation: Reservation): Promise<{ remaining: number }> {
+    return this.credits.charge(reservation)
+  }
 }

@@ -112,6 +112,36 @@ export function usersContract(t: ContractContext): void {
     expect(await store.checks.get('alice', one.id)).toEqual(one)
   })
 
+  it('charges a reservation with no check saved, once, durably', async () => {
+    let store = await t.open()
+    await store.users.ensure('alice', 3)
+    const r1 = await store.users.reserveCredit('alice')
+    const r2 = await store.users.reserveCredit('alice')
+    expect(await store.users.availableCredits('alice')).toBe(1)
+    expect(await store.users.chargeCredit(r1!)).toEqual({ remaining: 1 })
+    expect(await store.users.get('alice')).toMatchObject({ credits_granted: 3, credits_used: 1 })
+    expect((await store.checks.list('alice', { limit: 10 })).items).toEqual([])
+    // charged already: releasing it returns nothing, charging it again takes a free credit
+    await store.users.releaseCredit(r1!)
+    expect(await store.users.availableCredits('alice')).toBe(1)
+    expect(await store.users.chargeCredit(r1!)).toEqual({ remaining: 0 })
+    await expect(store.users.chargeCredit(r1!)).rejects.toBeInstanceOf(InsufficientCreditsError)
+    // a charge and a check commit count alike, and both outlive a reopen
+    await store.checks.commit(r2!, sampleCheck('alice'))
+    store = await t.reopen(store)
+    expect(await store.users.get('alice')).toMatchObject({ credits_granted: 3, credits_used: 3 })
+    expect(await store.users.availableCredits('alice')).toBe(0)
+    await store.users.grantCredits('alice', 2)
+    const concurrent = await Promise.all(
+      [1, 2, 3].map(async () => {
+        const r = await store.users.reserveCredit('alice')
+        return r ? store.users.chargeCredit(r).then(() => true) : false
+      }),
+    )
+    expect(concurrent.filter(Boolean)).toHaveLength(2)
+    expect(await store.users.get('alice')).toMatchObject({ credits_granted: 5, credits_used: 5 })
+  })
+
   it('a reservation that is never ended returns its credit when its lease runs out', async () => {
     const store = await t.open({ leaseMs: 300 })
     await store.users.ensure('alice', 2)
