@@ -1,4 +1,10 @@
-/** One check run for a user: reserve a credit and a slot, run, save the record, charge or refund. */
+/**
+ * Runs: `execute` makes a check (guard, slot, engine, time limit; no store), `reserve` and
+ * `settle` pay for it (credit, failure budget), and `runForUser` does both for the server.
+ */
 export * from './run-for-user.js'
+export * from './execute.js'
+export * from './settle.js'
+export * from './refusal.js'
 export * from './failure-budget.js'
 export * from './record.js'
