@@ -2,7 +2,7 @@ import { Command, Flags } from '@oclif/core'
 import { StartupError, startServer } from '../serve/index.js'
 import { DataDirLockedError, DatabaseError } from '../store/index.js'
 import { redactUrl } from '../store/postgres/url.js'
-import { SIGNUP_POLICIES } from '../accounts/service.js'
+import { SIGNUP_POLICIES } from '../accounts/index.js'
 import { currentInvocation } from '../cli/invocation.js'
 
 /** Batch access-log lines to stderr once per tick: one write per burst, not per request. */

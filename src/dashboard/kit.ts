@@ -3,7 +3,7 @@
  * (CSRF first), typed form fields and route params. Every area's routes are built on it.
  */
 import type { H3Event } from 'h3'
-import { SESSION_TTL_MS, type Accounts, type SignedIn } from '../accounts/service.js'
+import { SESSION_TTL_MS, type Accounts, type SignedIn } from '../accounts/index.js'
 import type { FailureBudget } from '../runs/index.js'
 import type { ServerOptions } from '../server/context.js'
 import type { RateLimiter } from '../server/rate-limit.js'
@@ -81,7 +81,7 @@ export function createKit(deps: DashboardDeps) {
   const { opts, accounts } = deps
   const assets: Assets = loadAssets()
 
-  const who = (event: H3Event) => accounts.sessionFor(readCookie(event, SESSION_COOKIE))
+  const who = (event: H3Event) => accounts.sessions.of(readCookie(event, SESSION_COOKIE))
   const secure = (event: H3Event) => isSecure(event, opts.publicUrl)
 
   function ctx(event: H3Event, signed: SignedIn | undefined, csrf?: string): PageContext {

@@ -7,7 +7,7 @@
 import { createServer } from 'node:http'
 import { toNodeHandler } from 'h3/node'
 import type { Browser, Page } from 'playwright-core'
-import { Accounts } from '../../src/accounts/service.js'
+import { Accounts } from '../../src/accounts/index.js'
 import { CheckCapacity, DEFAULT_CAPACITY } from '../../src/capacity/index.js'
 import { startMonitoring, type Monitoring } from '../../src/monitors/index.js'
 import { composeApp, dashboardMonitors, type ComposeOptions } from '../../src/serve/index.js'
@@ -40,7 +40,7 @@ export async function startDashboard(emails: string[]): Promise<Dashboard> {
     passwordCost: { logN: 12, r: 8, p: 1 },
   })
   const users = new Map<string, string>()
-  for (const email of emails) users.set(email, (await accounts.signUp(email, PASSWORD))!.user_id)
+  for (const email of emails) users.set(email, (await accounts.registration.signUp(email, PASSWORD))!.user_id)
   const capacity = new CheckCapacity(DEFAULT_CAPACITY)
   const monitoring = await startMonitoring({
     store,

@@ -1,6 +1,6 @@
 /** The account page (change password) and the device-approval page of `sitehealth login`. */
 import type { DeviceGrantRecord } from '../../store/types.js'
-import { MIN_PASSWORD_LENGTH } from '../../accounts/password.js'
+import { MIN_PASSWORD_LENGTH } from '../../accounts/index.js'
 import { CsrfField, ErrorText, Page, type PageContext } from './layout.js'
 import { fmtDate, html } from './html.js'
 

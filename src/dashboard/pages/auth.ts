@@ -1,7 +1,7 @@
 /** Signed-out pages: sign in, sign up, an invite or set-password link, and plain messages. */
 import { CsrfField, ErrorText, Page, type PageContext } from './layout.js'
 import { html } from './html.js'
-import { MIN_PASSWORD_LENGTH } from '../../accounts/password.js'
+import { MIN_PASSWORD_LENGTH } from '../../accounts/index.js'
 
 export function signInPage(
   ctx: PageContext,

@@ -1,5 +1,5 @@
 /** The signed-in account: its page, changing the password. */
-import { AccountError } from '../../accounts/service.js'
+import { DomainError } from '../../shared/domain-error.js'
 import { clientOf, cookie, SESSION_COOKIE } from '../http.js'
 import { field, type Kit, type Routes } from '../kit.js'
 import { accountPage } from '../pages/account.js'
@@ -15,12 +15,17 @@ export function accountRoutes(k: Kit): Routes {
   const passwordChange = k.signedPost(async (event, form, s) => {
     const credits = await store.users.availableCredits(s.account.user_id)
     try {
-      await accounts.changePassword(s, field(form, 'current'), field(form, 'password'), clientOf(event))
+      await accounts.sessions.changePassword(
+        s,
+        field(form, 'current'),
+        field(form, 'password'),
+        clientOf(event),
+      )
       return k.page(
         accountPage(k.ctx(event, s), { credits, done: 'Password changed. Other sessions are signed out.' }),
       )
     } catch (err) {
-      if (!(err instanceof AccountError)) throw err
+      if (!(err instanceof DomainError)) throw err
       if (err.code === 'signed_out') {
         const res = k.page(messagePage(k.ctx(event, undefined), 'Signed out', err.message), 429, {
           'set-cookie': cookie(SESSION_COOKIE, '', k.secure(event), 0),

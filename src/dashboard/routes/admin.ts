@@ -1,6 +1,7 @@
 /** Admin pages: accounts (create, invite, grant credits, disable) and every key. */
+import { DomainError } from '../../shared/domain-error.js'
 import type { H3Event } from 'h3'
-import { AccountError, type SignedIn } from '../../accounts/service.js'
+import { type SignedIn } from '../../accounts/index.js'
 import { ACCOUNT_PATHS } from '../../contract/accounts.js'
 import { pathFor } from '../../contract/routes.js'
 import { seeOther } from '../http.js'
@@ -62,7 +63,7 @@ export function adminRoutes(k: Kit): Routes {
     if (credits !== null && !(Number.isInteger(credits) && credits >= 0 && credits <= 1e9))
       return usersView(event, s, { error: 'Credits must be a whole number, 0 or more.' }, 400)
     try {
-      const { account, setupToken } = await accounts.createByAdmin(
+      const { account, setupToken } = await accounts.registration.createByAdmin(
         field(form, 'email'),
         form.get('admin') === '1',
         credits,
@@ -71,16 +72,16 @@ export function adminRoutes(k: Kit): Routes {
         link: { label: `Set-password link for ${account.email}`, url: inviteUrl(event, setupToken) },
       })
     } catch (err) {
-      if (!(err instanceof AccountError)) throw err
+      if (!(err instanceof DomainError)) throw err
       return usersView(event, s, { error: err.message }, 400)
     }
   }, ADMIN)
   const adminInvite = k.signedPost(async (event, form, s) => {
     try {
-      const token = await accounts.createInvite({ email: form.get('email') || null })
+      const token = await accounts.invites.create({ email: form.get('email') || null })
       return usersView(event, s, { link: { label: 'Invite link', url: inviteUrl(event, token) } })
     } catch (err) {
-      if (!(err instanceof AccountError)) throw err
+      if (!(err instanceof DomainError)) throw err
       return usersView(event, s, { error: err.message }, 400)
     }
   }, ADMIN)

@@ -1,5 +1,5 @@
 /** Signing in and out, signing up. */
-import { AccountError } from '../../accounts/service.js'
+import { DomainError } from '../../shared/domain-error.js'
 import { clientOf, cookie, SESSION_COOKIE, seeOther } from '../http.js'
 import { field, type Handler, type Kit, type Routes } from '../kit.js'
 import { messagePage, signInPage, signUpPage } from '../pages/auth.js'
@@ -17,10 +17,10 @@ export function authRoutes(k: Kit): Routes {
       const email = field(form, 'email')
       const next = form.get('next') ?? '/'
       try {
-        const r = await accounts.signIn(email, field(form, 'password'), clientOf(event))
+        const r = await accounts.sessions.signIn(email, field(form, 'password'), clientOf(event))
         return k.startSession(r.token, next, event)
       } catch (err) {
-        if (!(err instanceof AccountError)) throw err
+        if (!(err instanceof DomainError)) throw err
         const status = err.code === 'throttled' ? 429 : 401
         const res = k.signedOutPage(
           event,
@@ -35,7 +35,7 @@ export function authRoutes(k: Kit): Routes {
   )
 
   const signOut = k.post(async (event, _form, s) => {
-    if (s) await accounts.signOut(s.session)
+    if (s) await accounts.sessions.signOut(s.session)
     return seeOther('/', [cookie(SESSION_COOKIE, '', k.secure(event), 0)])
   })
 
@@ -52,10 +52,10 @@ export function authRoutes(k: Kit): Routes {
         return k.signedOutPage(event, (c) => messagePage(c, 'Sign-up is closed', closedMessage()), 403)
       try {
         // the same answer whether or not the email had an account (no enumeration)
-        await accounts.signUp(email, password)
+        await accounts.registration.signUp(email, password)
         return seeOther('/?signed-up')
       } catch (err) {
-        if (!(err instanceof AccountError)) throw err
+        if (!(err instanceof DomainError)) throw err
         return k.signedOutPage(
           event,
           (c) => signUpPage(c, { action: '/sign-up', email, error: err.message }),

@@ -1,5 +1,6 @@
 /** Invite and set-password links: the form, and signing up (or setting the password) through it. */
-import { AccountError, INVALID_LINK } from '../../accounts/service.js'
+import { DomainError } from '../../shared/domain-error.js'
+import { INVALID_LINK } from '../../accounts/index.js'
 import { ACCOUNT_PATHS } from '../../contract/accounts.js'
 import { pathFor } from '../../contract/routes.js'
 import { clientOf, seeOther } from '../http.js'
@@ -11,7 +12,7 @@ export function inviteRoutes(k: Kit): Routes {
 
   const inviteForm: Handler = async (event) => {
     const token = param(event, 'token')
-    const invite = await accounts.findInvite(token)
+    const invite = await accounts.invites.find(token)
     if (!invite) return k.signedOutPage(event, (c) => messagePage(c, 'Link expired', INVALID_LINK), 404)
     const action = pathFor(ACCOUNT_PATHS.invitePage, { token })
     return k.signedOutPage(event, (c) =>
@@ -28,21 +29,21 @@ export function inviteRoutes(k: Kit): Routes {
   const inviteSubmit = k.post(
     async (event, form) => {
       const token = param(event, 'token')
-      const invite = await accounts.findInvite(token)
+      const invite = await accounts.invites.find(token)
       const email = field(form, 'email')
       const password = field(form, 'password')
       const action = pathFor(ACCOUNT_PATHS.invitePage, { token })
       try {
         if (invite?.kind !== 'setup') {
           // as open sign-up: the same answer whether or not the email had an account
-          await accounts.signUp(email, password, token)
+          await accounts.registration.signUp(email, password, token)
           return seeOther('/?signed-up')
         }
-        const account = await accounts.completeSetup(token, password)
-        const r = await accounts.signIn(account.email, password, clientOf(event))
+        const account = await accounts.invites.completeSetup(token, password)
+        const r = await accounts.sessions.signIn(account.email, password, clientOf(event))
         return k.startSession(r.token, '/', event)
       } catch (err) {
-        if (!(err instanceof AccountError)) throw err
+        if (!(err instanceof DomainError)) throw err
         return k.signedOutPage(
           event,
           (c) =>

@@ -5,7 +5,7 @@
  * session: the redirect may land on another instance, and nothing is kept on the server.
  */
 import type { H3Event } from 'h3'
-import type { SignedIn } from '../../accounts/service.js'
+import type { SignedIn } from '../../accounts/index.js'
 import { keyNameProblem } from '../../contract/key-name.js'
 import { deriveSecretKey, secretBox } from '../../shared/index.js'
 import { cookie, readCookie, seeOther } from '../http.js'
@@ -44,7 +44,7 @@ export function keyRoutes(k: Kit): Routes {
     if (readCookie(event, FLASH_COOKIE) !== undefined)
       headers.append('set-cookie', cookie(FLASH_COOKIE, '', k.secure(event), 0))
     return k.page(
-      keysPage(k.ctx(event, s), { keys: await accounts.keysOf(s.account.user_id), created }),
+      keysPage(k.ctx(event, s), { keys: await accounts.keys.of(s.account.user_id), created }),
       200,
       headers,
     )
@@ -54,10 +54,10 @@ export function keyRoutes(k: Kit): Routes {
     const problem = keyNameProblem(name)
     if (problem)
       return k.page(
-        keysPage(k.ctx(event, s), { keys: await accounts.keysOf(s.account.user_id), error: problem, name }),
+        keysPage(k.ctx(event, s), { keys: await accounts.keys.of(s.account.user_id), error: problem, name }),
         400,
       )
-    const { key } = await accounts.createKey(s.account.user_id, name)
+    const { key } = await accounts.keys.create(s.account.user_id, name)
     const sealed = flashBox.seal(
       JSON.stringify({ session: s.session.id, name, secret: key, until: Date.now() + FLASH_TTL_MS }),
     )
@@ -89,7 +89,7 @@ export function revokeRoutes(k: Kit, base: string, admin: boolean): Partial<Reco
       async (event, _form, s) => {
         const key = await find(event, s)
         if (!key) return k.notFound(event, s)
-        await accounts.revokeKey(admin ? null : s.account.user_id, key.id)
+        await accounts.keys.revoke(admin ? null : s.account.user_id, key.id)
         return seeOther(base)
       },
       { admin },

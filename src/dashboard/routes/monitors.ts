@@ -3,7 +3,7 @@
  * now, edit (settings, assertions, channels) and delete after a confirmation.
  */
 import type { H3Event } from 'h3'
-import type { SignedIn } from '../../accounts/service.js'
+import type { SignedIn } from '../../accounts/index.js'
 import { PUSH_PATH } from '../../contract/monitoring.js'
 import { seeOther } from '../http.js'
 import { field, param, type Kit, type Routes } from '../kit.js'

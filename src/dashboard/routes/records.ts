@@ -6,7 +6,7 @@
  * and its forms are 404.
  */
 import type { H3Event } from 'h3'
-import type { SignedIn } from '../../accounts/service.js'
+import type { SignedIn } from '../../accounts/index.js'
 import { seeOther } from '../http.js'
 import { param, type Kit, type Routes } from '../kit.js'
 import type { MonitorView } from '../monitors-port.js'

@@ -2,6 +2,7 @@
  * JSON routes of accounts: the device grant (`sitehealth login`), a key revoking itself
  * (`sitehealth logout`), and the admin API's users and invites (`sitehealth users ...`).
  */
+import { DomainError } from '../../shared/domain-error.js'
 import type { H3Event } from 'h3'
 import { clientAddress } from '../client-address.js'
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible'
@@ -27,7 +28,7 @@ import type { RateLimiter } from '../rate-limit.js'
 import { parseWith, readJson } from '../body.js'
 import type { ServerOptions } from '../context.js'
 import { ServiceError, badRequest, notFound } from '../errors.js'
-import { AccountError, INVITE_TTL_MS, type Accounts } from '../../accounts/service.js'
+import { INVITE_TTL_MS, type Accounts } from '../../accounts/index.js'
 import type { AccountRecord } from '../../store/types.js'
 
 export function originOf(opts: ServerOptions, event: H3Event): string {
@@ -46,8 +47,8 @@ export async function accountInfo(accounts: Accounts, a: AccountRecord): Promise
   }
 }
 
-function fromAccountError(err: unknown): unknown {
-  if (!(err instanceof AccountError)) return err
+function fromDomainError(err: unknown): unknown {
+  if (!(err instanceof DomainError)) return err
   if (err.code === 'not_found') return notFound(err.message)
   return badRequest(err.message)
 }
@@ -80,7 +81,7 @@ export function accountApiRoutes(opts: ServerOptions, accounts: Accounts, limite
             'retry-after': String(wait),
           })
         }
-        const grant = await accounts.startDeviceGrant(name, clientAddress(event))
+        const grant = await accounts.devices.start(name, clientAddress(event))
         const page = `${originOf(opts, event)}${ACCOUNT_PATHS.devicePage}`
         return {
           device_code: grant.deviceCode,
@@ -95,7 +96,7 @@ export function accountApiRoutes(opts: ServerOptions, accounts: Accounts, limite
     [ACCOUNT_PATHS.deviceToken]: {
       POST: async (event: H3Event): Promise<KeyCreated> => {
         const { device_code } = parseWith(DeviceTokenRequest, await readJson(event), 'device token request')
-        const r = await accounts.pollDeviceGrant(device_code)
+        const r = await accounts.devices.poll(device_code)
         if (r.status !== 'approved')
           throw new ServiceError(400, r.status as ErrorCode, NOT_APPROVED[r.status])
         return {
@@ -112,7 +113,7 @@ export function accountApiRoutes(opts: ServerOptions, accounts: Accounts, limite
       POST: async (event: H3Event): Promise<KeyRevoked> => {
         // counted like every key route, so its answer carries RateLimit and RateLimit-Policy too
         const key = await guard(event, 'api')
-        const revoked = await accounts.revokeKey(key.user_id, key.id)
+        const revoked = await accounts.keys.revoke(key.user_id, key.id)
         return { id: revoked.id, revoked_at: revoked.revoked_at! }
       },
     },
@@ -121,7 +122,7 @@ export function accountApiRoutes(opts: ServerOptions, accounts: Accounts, limite
         admin(event)
         const req = parseWith(UserCreateRequest, await readJson(event), 'user request')
         try {
-          const { account, setupToken } = await accounts.createByAdmin(
+          const { account, setupToken } = await accounts.registration.createByAdmin(
             req.email,
             !!req.admin,
             req.credits ?? null,
@@ -132,7 +133,7 @@ export function accountApiRoutes(opts: ServerOptions, accounts: Accounts, limite
             setup_url: `${originOf(opts, event)}${pathFor(ACCOUNT_PATHS.invitePage, { token: setupToken })}`,
           }
         } catch (err) {
-          throw fromAccountError(err)
+          throw fromDomainError(err)
         }
       },
       GET: async (event: H3Event): Promise<UserList> => {
@@ -154,7 +155,7 @@ export function accountApiRoutes(opts: ServerOptions, accounts: Accounts, limite
         try {
           return await accountInfo(accounts, await accounts.disable(account.id))
         } catch (err) {
-          throw fromAccountError(err)
+          throw fromDomainError(err)
         }
       },
     },
@@ -163,14 +164,14 @@ export function accountApiRoutes(opts: ServerOptions, accounts: Accounts, limite
         admin(event)
         const req = parseWith(InviteCreateRequest, await readJson(event), 'invite request')
         try {
-          const token = await accounts.createInvite(req)
+          const token = await accounts.invites.create(req)
           event.res.status = 201
           return {
             invite_url: `${originOf(opts, event)}${pathFor(ACCOUNT_PATHS.invitePage, { token })}`,
             expires_at: new Date(Date.now() + INVITE_TTL_MS).toISOString(),
           }
         } catch (err) {
-          throw fromAccountError(err)
+          throw fromDomainError(err)
         }
       },
     },

@@ -4,8 +4,9 @@
  * everywhere at sign-out; a device grant started on one is approved on the other and collected
  * on the first; failed sign-ins spread over both meet one throttle.
  */
+import { DomainError } from '../../../src/shared/domain-error.js'
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
-import { Accounts, AccountError } from '../../../src/accounts/service.js'
+import { Accounts } from '../../../src/accounts/index.js'
 import { openPostgresStore, type PostgresStore } from '../../../src/store/postgres/index.js'
 import { hashKey } from '../../../src/contract/api-key.js'
 import { describePg, freshDatabase, freshSchema, query } from './pg.js'
@@ -49,39 +50,36 @@ describePg('accounts on PostgreSQL, two instances', () => {
   const code = async (p: Promise<unknown>) =>
     p.then(
       () => 'resolved',
-      (err: unknown) => (err instanceof AccountError ? err.code : String(err)),
+      (err: unknown) => (err instanceof DomainError ? err.code : String(err)),
     )
 
   it('a session made through one instance is live on the other; signing out ends it on both', async () => {
     const { a, b } = await pair()
-    const account = (await a.signUp('ada@example.com', PW))!
-    expect(await b.signUp('ADA@example.com', PW)).toBeNull()
-    const { token } = await b.signIn('ada@example.com', PW, '198.51.100.1')
-    expect((await a.sessionFor(token))?.account.id).toBe(account.id)
-    const onA = (await a.sessionFor(token))!
-    await a.signOut(onA.session)
-    expect(await b.sessionFor(token)).toBeUndefined()
-    expect(await a.sessionFor(token)).toBeUndefined()
+    const account = (await a.registration.signUp('ada@example.com', PW))!
+    expect(await b.registration.signUp('ADA@example.com', PW)).toBeNull()
+    const { token } = await b.sessions.signIn('ada@example.com', PW, '198.51.100.1')
+    expect((await a.sessions.of(token))?.account.id).toBe(account.id)
+    const onA = (await a.sessions.of(token))!
+    await a.sessions.signOut(onA.session)
+    expect(await b.sessions.of(token)).toBeUndefined()
+    expect(await a.sessions.of(token)).toBeUndefined()
   })
 
   it('a device grant started on one instance is approved on the other and collected once', async () => {
     const { a, b } = await pair()
-    const account = (await a.signUp('bob@example.com', PW))!
-    const grant = await a.startDeviceGrant('sitehealth login on laptop', '198.51.100.2')
-    expect((await b.pollDeviceGrant(grant.deviceCode)).status).toBe('authorization_pending')
+    const account = (await a.registration.signUp('bob@example.com', PW))!
+    const grant = await a.devices.start('sitehealth login on laptop', '198.51.100.2')
+    expect((await b.devices.poll(grant.deviceCode)).status).toBe('authorization_pending')
     // the next poll through the other instance is too soon: the poll time is shared
-    expect((await a.pollDeviceGrant(grant.deviceCode)).status).toBe('slow_down')
-    expect((await b.pendingGrant(grant.userCode, { session: 's1', client: 'c1' }))?.name).toBe(
+    expect((await a.devices.poll(grant.deviceCode)).status).toBe('slow_down')
+    expect((await b.devices.pending(grant.userCode, { session: 's1', client: 'c1' }))?.name).toBe(
       'sitehealth login on laptop',
     )
-    await b.answerDeviceGrant(account, grant.userCode, true, { session: 's1', client: 'c1' })
+    await b.devices.answer(account, grant.userCode, true, { session: 's1', client: 'c1' })
     expect(
-      await code(a.answerDeviceGrant(account, grant.userCode, false, { session: 's1', client: 'c1' })),
+      await code(a.devices.answer(account, grant.userCode, false, { session: 's1', client: 'c1' })),
     ).toBe('invalid_code')
-    const polls = await Promise.all([
-      a.pollDeviceGrant(grant.deviceCode),
-      b.pollDeviceGrant(grant.deviceCode),
-    ])
+    const polls = await Promise.all([a.devices.poll(grant.deviceCode), b.devices.poll(grant.deviceCode)])
     const approved = polls.filter((p) => p.status === 'approved')
     expect(approved).toHaveLength(1)
     expect(polls.map((p) => p.status).sort()).toEqual(['approved', 'expired_token'])
@@ -93,14 +91,16 @@ describePg('accounts on PostgreSQL, two instances', () => {
 
   it('failed sign-ins spread over both instances meet one throttle, kept in the database', async () => {
     const { a, b, schema } = await pair({ perAccount: 4, perClient: 100, windowSec: 600 })
-    await a.signUp('eve@example.com', PW)
+    await a.registration.signUp('eve@example.com', PW)
     const tries: string[] = []
     for (let i = 0; i < 4; i++)
-      tries.push(await code((i % 2 ? a : b).signIn('eve@example.com', 'wrong password!', `203.0.113.${i}`)))
+      tries.push(
+        await code((i % 2 ? a : b).sessions.signIn('eve@example.com', 'wrong password!', `203.0.113.${i}`)),
+      )
     expect(tries).toEqual(Array(4).fill('invalid_credentials'))
     // each instance alone saw only two failures: the limit of four holds across them
     for (const s of [a, b])
-      expect(await code(s.signIn('eve@example.com', PW, '203.0.113.9'))).toBe('throttled')
+      expect(await code(s.sessions.signIn('eve@example.com', PW, '203.0.113.9'))).toBe('throttled')
     const rows = await query(
       db.url,
       `SELECT key, points FROM ${schema}.account_throttle WHERE key LIKE 'acct:%'`,
@@ -113,10 +113,10 @@ describePg('accounts on PostgreSQL, two instances', () => {
 
   it('24 concurrent wrong passwords split over both instances: only the allowed 5 are verified', async () => {
     const { a, b } = await pair({ perAccount: 5, perClient: 1000, windowSec: 900 })
-    await a.signUp('race@example.com', PW)
+    await a.registration.signUp('race@example.com', PW)
     const results = await Promise.all(
       Array.from({ length: 24 }, (_, i) =>
-        code((i % 2 ? a : b).signIn('race@example.com', `wrong ${i}`, `203.0.113.${i}`)),
+        code((i % 2 ? a : b).sessions.signIn('race@example.com', `wrong ${i}`, `203.0.113.${i}`)),
       ),
     )
     expect(results.filter((r) => r === 'invalid_credentials')).toHaveLength(5)
@@ -125,12 +125,12 @@ describePg('accounts on PostgreSQL, two instances', () => {
 
   it('one invite, 8 concurrent sign-ups over both instances: one account, the rest told the link was used', async () => {
     const { a, b } = await pair()
-    const token = await a.createInvite({ credits: 40 })
+    const token = await a.invites.create({ credits: 40 })
     const results = await Promise.all(
       Array.from({ length: 8 }, (_, i) =>
-        (i % 2 ? a : b).signUp(`user${i}@example.com`, PW, token).then(
+        (i % 2 ? a : b).registration.signUp(`user${i}@example.com`, PW, token).then(
           (acc) => (acc ? 'created' : 'null'),
-          (err: unknown) => (err instanceof AccountError ? `${err.code}: ${err.message}` : String(err)),
+          (err: unknown) => (err instanceof DomainError ? `${err.code}: ${err.message}` : String(err)),
         ),
       ),
     )
@@ -141,18 +141,18 @@ describePg('accounts on PostgreSQL, two instances', () => {
 
   it('wrong device codes through both instances meet one limit, then the pending code ends', async () => {
     const { a, b } = await pair()
-    const account = (await a.signUp('dev@example.com', PW))!
-    const grant = await a.startDeviceGrant('laptop', '198.51.100.3')
+    const account = (await a.registration.signUp('dev@example.com', PW))!
+    const grant = await a.devices.start('laptop', '198.51.100.3')
     const tries = await Promise.all(
       Array.from({ length: 60 }, (_, i) =>
-        code((i % 2 ? a : b).answerDeviceGrant(account, 'BBBB-BBBB', true, { session: 's1', client: 'c1' })),
+        code((i % 2 ? a : b).devices.answer(account, 'BBBB-BBBB', true, { session: 's1', client: 'c1' })),
       ),
     )
     expect(tries.filter((t) => t === 'invalid_code').length).toBeLessThanOrEqual(10)
     for (let i = 0; i < 30; i++)
       await code(
-        (i % 2 ? a : b).answerDeviceGrant(account, 'CCCC-CCCC', true, { session: `x${i}`, client: `y${i}` }),
+        (i % 2 ? a : b).devices.answer(account, 'CCCC-CCCC', true, { session: `x${i}`, client: `y${i}` }),
       )
-    expect((await b.pollDeviceGrant(grant.deviceCode)).status).toBe('expired_token')
+    expect((await b.devices.poll(grant.deviceCode)).status).toBe('expired_token')
   })
 })
