@@ -8,6 +8,7 @@
 import { channelFingerprint } from '../contract/fingerprint.js'
 import type { AlertsView, ChannelRequest, Monitor, MonitorCreate } from '../contract/monitors.js'
 import { describeAssertion } from '../assertions/index.js'
+import { defaultName } from '../monitors/names.js'
 import { DEFAULT_DOWN_AFTER, DEFAULT_RECOVER_AFTER, INTERVAL } from '../contract/monitors.js'
 import { GRACE } from '../contract/monitoring.js'
 import type { StatusPage, StatusPageCreate } from '../contract/status-pages.js'
@@ -63,7 +64,7 @@ export function desiredMonitor(m: LoadedMonitor, loaded: Loaded): MonitorCreate 
     ref: m.ref,
     ...(url === undefined
       ? { type: 'heartbeat' as const, name: m.name ?? m.ref, grace_seconds: m.grace_seconds ?? GRACE.default }
-      : { url, name: m.name ?? new URL(url).host }),
+      : { url, name: m.name ?? defaultName(url) }),
     interval_seconds: m.interval_seconds ?? INTERVAL.default,
     alerts: {
       down_after: m.alerts?.down_after ?? DEFAULT_DOWN_AFTER,

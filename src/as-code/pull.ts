@@ -9,6 +9,7 @@ import type { Channel, Monitor } from '../contract/monitors.js'
 import { DEFAULT_DOWN_AFTER, DEFAULT_RECOVER_AFTER, INTERVAL } from '../contract/monitors.js'
 import { GRACE } from '../contract/monitoring.js'
 import { formatEvery } from '../monitors/interval.js'
+import { defaultName } from '../monitors/names.js'
 import { SCHEMA_ID } from './file-schema.js'
 import { pullWindows } from './maintenance.js'
 import type { Current } from './plan.js'
@@ -61,7 +62,7 @@ export function pullFile(current: Current): Pulled {
   const monitors = managed.map((m) => {
     const out: Record<string, unknown> = { ref: m.ref }
     if (m.type === 'heartbeat') out.type = 'heartbeat'
-    const host = m.url ? new URL(m.url).host : m.ref
+    const host = m.url ? defaultName(m.url) : m.ref
     if (m.name !== host) out.name = m.name
     if (m.url) out.url = m.url
     if (m.interval_seconds !== INTERVAL.default) out.every = formatEvery(m.interval_seconds)

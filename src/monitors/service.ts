@@ -16,6 +16,7 @@ import { AlertDispatcher, eventRecords } from './alerts/index.js'
 import { judgeAssertions } from './assert-run.js'
 import type { Deliverer } from './channels/deliver.js'
 import { nextId } from './ids.js'
+import { defaultName, isHostName } from './names.js'
 import { MonitorInput, MonitorInputError, refTaken } from './input.js'
 import { nextRunAfter } from './interval.js'
 import { evaluate, INITIAL_MEMORY, isGoodRun, observeCheck, type Observation } from './rules.js'
@@ -149,7 +150,7 @@ export class MonitorService {
       user_id: userId,
       ref: body.ref ?? null,
       url,
-      name: body.name ?? new URL(url).host,
+      name: body.name ?? defaultName(url),
       interval_seconds: interval,
       pagespeed,
       paused: false,
@@ -219,6 +220,8 @@ export class MonitorService {
         next.interval_seconds,
       )
     if (patch.name !== undefined) next.name = patch.name
+    // a name that is the old URL's host follows a new URL (the public label relies on it: names.ts)
+    if (next.url !== prev.url && isHostName(next.name, prev.url)) next.name = defaultName(next.url)
     if (patch.assertions !== undefined) next.assertions = patch.assertions
     if (patch.ref !== undefined) next.ref = patch.ref
     if (patch.alerts !== undefined) next.alerts = this.input.alertRules(patch.alerts, prev.alerts)

@@ -4,7 +4,8 @@
  * JSON's `{date, uptime_percent}` entries (4,500 objects a page) are made only when the JSON is asked for.
  * Only what the public may see goes in: names, states, uptime, maintenance, incidents. Never an
  * API key, an email, a check id or any other account detail, and a monitor's URL only when the
- * page has `show_urls`.
+ * page has `show_urls` — nor its host as its name: a monitor its owner did not name (named after
+ * its URL's host) shows as "Monitor <n>", its place on the page (`publicName`).
  */
 import {
   INCIDENT_DAYS,
@@ -18,6 +19,7 @@ import {
   type PublicStatusPage,
 } from '../contract/status-pages.js'
 import type { MonitorRecord } from '../store/monitors.js'
+import { isHostName } from '../monitors/names.js'
 import type { StatusPageRecord } from '../store/status-pages.js'
 import { dayOf, type UptimePort, type UptimeWindows } from './uptime.js'
 
@@ -56,6 +58,18 @@ function mean(values: (number | null)[] | undefined): number | null {
 export const round = (p: number) => Math.round(p * 100) / 100
 const r = (v: number | null) => (v === null ? null : round(v))
 
+/**
+ * The name the public sees for the monitor at `index` (0-based) on the page: its own, unless that
+ * is its URL's host and the page hides URLs; then a neutral label by its place on the page.
+ */
+export function publicName(
+  page: Pick<StatusPageRecord, 'show_urls'>,
+  m: MonitorRecord,
+  index: number,
+): string {
+  return !page.show_urls && isHostName(m.name, m.url) ? `Monitor ${index + 1}` : m.name
+}
+
 /** A monitor as the view holds it: the public fields but its days as percents (dates: the page's). */
 export type MonitorView = Omit<PublicMonitor, 'days'> & { percents: (number | null)[] }
 
@@ -65,13 +79,14 @@ export type PageView = Omit<PublicStatusPage, 'monitors'> & { dates: string[]; m
 function monitorView(
   page: StatusPageRecord,
   m: MonitorRecord,
+  name: string,
   windows: UptimeWindows | undefined,
   days: (number | null)[] | undefined,
   count: number,
 ): MonitorView {
   return {
     id: m.id,
-    name: m.name,
+    name,
     ...(page.show_urls ? { url: m.url } : {}),
     state: publicState(m),
     uptime: windows
@@ -109,13 +124,13 @@ export function publicPage(v: PageView): PublicStatusPage {
   }
 }
 
-async function incidentsOf(monitors: MonitorRecord[], uptime: UptimePort, now: number) {
+async function incidentsOf(monitors: MonitorRecord[], names: string[], uptime: UptimePort, now: number) {
   const found = await uptime.incidents(monitors, now - INCIDENT_DAYS * DAY_MS)
   return monitors
-    .flatMap((m) =>
+    .flatMap((m, at) =>
       (found.get(m.id) ?? []).map((i): PublicIncident => ({
         monitor_id: m.id,
-        monitor_name: m.name,
+        monitor_name: names[at],
         started_at: i.started_at,
         ended_at: i.ended_at,
         duration_seconds: Math.max(
@@ -161,13 +176,16 @@ export async function buildPublicPage(
   // the same 90 days for every monitor: their names made once per page
   const from = Math.floor(now / DAY_MS) * DAY_MS - (STATUS_DAYS - 1) * DAY_MS
   const dates = Array.from({ length: STATUS_DAYS }, (_, i) => dayOf(from + i * DAY_MS))
+  const names = monitors.map((m, i) => publicName(page, m, i))
   const [windows, days, incidents, maintenance] = await Promise.all([
     uptime.windows(monitors),
     uptime.days(monitors, from, STATUS_DAYS),
-    incidentsOf(monitors, uptime, now),
+    incidentsOf(monitors, names, uptime, now),
     maintenanceOf(page, monitors, uptime, now),
   ])
-  const views = monitors.map((m) => monitorView(page, m, windows.get(m.id), days.get(m.id), STATUS_DAYS))
+  const views = monitors.map((m, i) =>
+    monitorView(page, m, names[i], windows.get(m.id), days.get(m.id), STATUS_DAYS),
+  )
   // a monitor inside an open window reads `maintenance`, as in the API
   const quiet = new Set(maintenance.filter((w) => w.active).flatMap((w) => w.monitor_ids))
   for (const v of views) if (quiet.has(v.id) && v.state !== 'paused') v.state = 'maintenance'
