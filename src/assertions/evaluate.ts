@@ -3,11 +3,11 @@
  * assertion list and an AssertionSubject, so the server (a monitor's run) and the CLI
  * (`sitehealth test`, on a run it asked for) judge alike. Nothing here touches the network.
  *
- * JSONPath is jsonpath-plus (maintained, the de-facto JSONPath of the JS world, used by Checkly's
- * own assertions) with its `safe` evaluator: filter expressions run in its sandboxed
- * interpreter, never through `eval`.
+ * JSONPath is RFC 9535 with bounded work (./jsonpath.ts); what it selects is held to
+ * MAX_RESULT_CHARS of JSON, so comparing it is bounded too. An assertion that cannot be evaluated
+ * (a path past a limit) fails, whatever its comparison, and says why in `actual`.
  */
-import { JSONPath } from 'jsonpath-plus'
+import { queryJson } from './jsonpath.js'
 import {
   NUMERIC_SOURCES,
   type Assertion,
@@ -31,6 +31,34 @@ export interface AssertionSubject {
 }
 
 const ACTUAL_MAX = 200
+/** The most JSON text a json_body assertion compares (duplicates counted each time). */
+export const MAX_RESULT_CHARS = 1024 * 1024
+
+/** Why an assertion could not be judged at all; it fails whatever its comparison. */
+class Unjudgeable {
+  constructor(readonly reason: string) {}
+}
+
+/** The value a JSONPath selects: nothing, one value, or the list; too much text is Unjudgeable. */
+function selected(path: string, doc: unknown): unknown {
+  const found = queryJson(path, doc)
+  if (!found.ok) return new Unjudgeable(found.error)
+  let chars = 0
+  const sizes = new Map<unknown, number>()
+  try {
+    for (const v of found.values) {
+      let size = sizes.get(v)
+      if (size === undefined) sizes.set(v, (size = JSON.stringify(v).length))
+      chars += size
+      if (chars > MAX_RESULT_CHARS)
+        return new Unjudgeable(`JSONPath selected more than ${MAX_RESULT_CHARS / 1024} KiB of JSON`)
+    }
+  } catch {
+    return new Unjudgeable('JSONPath selected a value nested too deeply to compare')
+  }
+  if (found.values.length === 0) return null
+  return found.values.length === 1 ? found.values[0] : found.values
+}
 
 /** Reads the value an assertion looks at. `json` caches the parsed body per subject. */
 function valueOf(a: Assertion, s: AssertionSubject, json: () => { ok: boolean; value: unknown }): unknown {
@@ -49,20 +77,7 @@ function valueOf(a: Assertion, s: AssertionSubject, json: () => { ok: boolean; v
       return s.headers[(a.property ?? '').toLowerCase()] ?? null
     case 'json_body': {
       const parsed = json()
-      if (!parsed.ok) return null
-      let found: unknown[]
-      try {
-        found = JSONPath({
-          path: a.property ?? '$',
-          json: parsed.value as object,
-          wrap: true,
-          eval: 'safe',
-        }) as unknown[]
-      } catch {
-        return null
-      }
-      if (found.length === 0) return null
-      return found.length === 1 ? found[0] : found
+      return parsed.ok ? selected(a.property ?? '$', parsed.value) : null
     }
   }
 }
@@ -104,6 +119,7 @@ function contains(v: unknown, target: string | number): boolean {
 }
 
 function judge(a: Assertion, v: unknown): boolean {
+  if (v instanceof Unjudgeable) return false
   const numeric = NUMERIC_SOURCES.includes(a.source)
   const t = a.target ?? ''
   switch (a.comparison) {
@@ -131,6 +147,7 @@ function judge(a: Assertion, v: unknown): boolean {
 
 /** What the result records as seen: JSON scalars, long text cut. */
 function actualOf(v: unknown): AssertionActual {
+  if (v instanceof Unjudgeable) return v.reason
   if (v === null || v === undefined) return null
   if (typeof v === 'number' || typeof v === 'boolean') return v
   const text = asText(v)

@@ -4,6 +4,7 @@
  * the typed client, /openapi.json, the MCP tools and `sitehealth.yaml` (monitors as code) reuse
  * them.
  */
+import { compile, JSONPathError } from 'json-p3'
 import { z } from 'zod'
 
 // ---- assertions (Checkly's model: {source, property?, comparison, target}) ----
@@ -43,6 +44,41 @@ export const NUMERIC_SOURCES: readonly AssertionSource[] = [
 export const UNARY_COMPARISONS: readonly AssertionComparison[] = ['is_empty', 'not_empty']
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/
+/** Descendant segments (`..`) one json_body JSONPath may have: each multiplies the work. */
+export const MAX_DESCENDANT_SEGMENTS = 2
+
+/** `..` outside string literals, in a path that parsed. */
+function descendantSegments(path: string): number {
+  let n = 0
+  let quote = ''
+  for (let i = 0; i < path.length; i++) {
+    const c = path[i]
+    if (quote) {
+      if (c === '\\') i++
+      else if (c === quote) quote = ''
+    } else if (c === "'" || c === '"') quote = c
+    else if (c === '.' && path[i + 1] === '.') {
+      n++
+      i++
+    }
+  }
+  return n
+}
+
+/** Why a json_body property is not a JSONPath assertions run (RFC 9535, bounded), or null. */
+export function jsonPathProblem(path: string | undefined): string | null {
+  if (!path || !path.startsWith('$')) return 'json_body needs a JSONPath in property, such as $.status'
+  try {
+    compile(path)
+  } catch (e) {
+    if (!(e instanceof JSONPathError)) throw e
+    return `not an RFC 9535 JSONPath (${e.message}); filters read like $.items[?@.status == 'ok']`
+  }
+  const descendants = descendantSegments(path)
+  if (descendants > MAX_DESCENDANT_SEGMENTS)
+    return `the JSONPath has ${descendants} descendant segments (..); at most ${MAX_DESCENDANT_SEGMENTS} are allowed`
+  return null
+}
 
 /** Why an assertion cannot be checked, or null when it can (shared by the schema and the CLI). */
 export function assertionProblem(a: {
@@ -52,8 +88,8 @@ export function assertionProblem(a: {
   target?: string | number
 }): { field: 'property' | 'target' | 'comparison'; message: string } | null {
   if (a.source === 'json_body') {
-    if (!a.property || !a.property.startsWith('$'))
-      return { field: 'property', message: 'json_body needs a JSONPath in property, such as $.status' }
+    const problem = jsonPathProblem(a.property)
+    if (problem) return { field: 'property', message: problem }
   } else if (a.source === 'header') {
     if (!a.property || !HEADER_NAME.test(a.property))
       return { field: 'property', message: 'header needs the header name in property, such as content-type' }

@@ -75,7 +75,7 @@ describe('evaluateAssertions', () => {
       one({ source: 'json_body', property: '$.checks[*].name', comparison: 'contains', target: 'db' }).passed,
     ).toBe(true)
     expect(
-      one({ source: 'json_body', property: '$.checks[?(@.ok === false)]', comparison: 'is_empty' }).passed,
+      one({ source: 'json_body', property: '$.checks[?(@.ok == false)]', comparison: 'is_empty' }).passed,
     ).toBe(true)
     expect(one({ source: 'json_body', property: '$.missing', comparison: 'not_empty' })).toMatchObject({
       passed: false,
