@@ -13,7 +13,9 @@ import { randomBytes, timingSafeEqual } from 'node:crypto'
 import { hashKey } from '../contract/api-key.js'
 import { GRACE } from '../contract/monitoring.js'
 import type { MonitorCreate } from '../contract/monitors.js'
-import type { EventRecord, MonitorRecord, MonitorStore, RunRecord } from '../store/monitors.js'
+import type { EventRecord, RunLogStore, RunRecord } from '../store/run-log.js'
+import type { MonitorDefinitionStore, MonitorRecord } from '../store/monitors.js'
+import type { ScheduleStore } from '../store/schedule.js'
 import { eventRecords } from './alerts/index.js'
 import { nextId } from './ids.js'
 import type { MonitorInput } from './input.js'
@@ -41,7 +43,7 @@ const sameHash = (a: string, b: string) =>
 export type BeatStatus = 'up' | 'down'
 
 export interface HeartbeatDeps {
-  monitors: MonitorStore
+  monitors: MonitorDefinitionStore & ScheduleStore & RunLogStore
   maintenance: MaintenanceService
   /** Hands raised events to their channels (the service's alert dispatcher). */
   dispatch: (m: MonitorRecord, events: EventRecord[]) => void

@@ -4,7 +4,7 @@
  */
 import type { LabRunner } from '../checks/lab-outcome.js'
 import type { CheckCapacity } from '../capacity/index.js'
-import type { MonitorStore } from '../store/monitors.js'
+import type { MonitorStore } from '../store/types.js'
 import type { Store } from '../store/types.js'
 import { Deliverer, type DeliveryOptions } from './channels/deliver.js'
 import { Scheduler, type SchedulerOptions } from './scheduler.js'

@@ -2,7 +2,8 @@
 import { channelFingerprint } from '../contract/fingerprint.js'
 import type { UptimeWindows } from '../contract/monitoring.js'
 import type { Monitor, MonitorEvent, MonitorRun, MonitorState } from '../contract/monitors.js'
-import { alertsOf, type EventRecord, type MonitorRecord, type RunRecord } from '../store/monitors.js'
+import { alertsOf, type MonitorRecord } from '../store/monitors.js'
+import { type EventRecord, type RunRecord } from '../store/run-log.js'
 import { maskTarget } from './channels/format.js'
 
 export const NO_UPTIME: UptimeWindows = { '24h': null, '7d': null, '30d': null }

@@ -64,6 +64,5 @@ function monitorsPort(monitoring: Monitoring | undefined): DashboardMonitors | u
 /** The public address of pages: the server's own (set once serve listens), never a client's Host. */
 function statusPagesPort(opts: ServerOptions): DashboardStatusPages | undefined {
   const pages = opts.store.statusPages
-  if (!pages) return undefined
   return dashboardStatusPages(new StatusPageService(pages, opts.store.monitors), () => opts.publicUrl ?? '')
 }

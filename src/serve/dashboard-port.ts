@@ -18,7 +18,8 @@ import { eventView, monitorView, runView } from '../monitors/views.js'
 import { RunRefused } from '../runs/index.js'
 import { DEFAULT_CAPACITY_WAIT_MS } from '../server/guard.js'
 import type { UptimeWindows } from '../contract/monitoring.js'
-import type { MonitorRecord, RunRecord } from '../store/monitors.js'
+import type { MonitorRecord } from '../store/monitors.js'
+import type { RunRecord } from '../store/run-log.js'
 
 export function dashboardMonitors(service: MonitorService): DashboardMonitors {
   /** The user's monitor, or undefined (a malformed id included). */

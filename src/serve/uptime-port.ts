@@ -8,11 +8,11 @@
  */
 import type { MaintenanceService } from '../monitors/maintenance/index.js'
 import { percent, uptimeWindows } from '../monitors/uptime/index.js'
-import type { MonitorStore } from '../store/monitors.js'
+import type { HistoryStore } from '../store/history.js'
 import type { UptimePort } from '../status-pages/index.js'
 
 export function rollupUptime(
-  monitors: MonitorStore,
+  monitors: HistoryStore,
   now: () => number = Date.now,
   maintenance?: MaintenanceService,
 ): UptimePort {

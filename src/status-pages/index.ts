@@ -19,10 +19,9 @@ export { renderStatusPage, duration, pct } from './render.js'
 export { drawBadge } from './badges.js'
 export { NO_HISTORY, dayOf, daysBetween, type UptimePort, type UptimeWindows } from './uptime.js'
 
-/** Every status-page route, when the store keeps status pages; none otherwise. */
+/** Every status-page route. */
 export function statusPageRoutes(opts: ServerOptions, limiter: RateLimiter, history?: UptimePort) {
   const pages = opts.store.statusPages
-  if (!pages) return {}
   const service = new StatusPageService(pages, opts.store.monitors)
   const uptime = history ?? NO_HISTORY
   return {

@@ -21,7 +21,8 @@ import {
   type BadgeKind,
   type BadgeWindow,
 } from '../contract/status-pages.js'
-import type { MonitorStore, MonitorRecord } from '../store/monitors.js'
+import type { MonitorDefinitionStore } from '../store/monitors.js'
+import type { MonitorRecord } from '../store/monitors.js'
 import type { StatusPageRecord, StatusPageStore } from '../store/status-pages.js'
 import { badRequest, notFound } from '../server/errors.js'
 import { drawBadge } from './badges.js'
@@ -54,7 +55,7 @@ interface View {
 
 export interface PublicPagesOptions {
   pages: StatusPageStore
-  monitors: MonitorStore | undefined
+  monitors: MonitorDefinitionStore
   uptime: UptimePort
   now?: () => number
   ttlMs?: number
@@ -93,7 +94,6 @@ export class PublicPages {
 
   /** The page's monitors that still exist and are its owner's, in page order. */
   private async monitorsOf(page: StatusPageRecord): Promise<MonitorRecord[]> {
-    if (!this.o.monitors) return []
     const found = await this.o.monitors.getMonitorsById(page.monitor_ids)
     return found.filter((m) => m.user_id === page.user_id)
   }

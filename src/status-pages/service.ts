@@ -12,7 +12,7 @@ import {
   type StatusPagePatch,
 } from '../contract/status-pages.js'
 import { nextId } from '../monitors/ids.js'
-import type { MonitorStore } from '../store/monitors.js'
+import type { MonitorDefinitionStore } from '../store/monitors.js'
 import { SlugTakenError, type StatusPageRecord, type StatusPageStore } from '../store/status-pages.js'
 
 export type StatusPageErrorKind = 'invalid' | 'not_found' | 'conflict'
@@ -46,7 +46,7 @@ export function statusPageView(p: StatusPageRecord, baseUrl: string): StatusPage
 export class StatusPageService {
   constructor(
     readonly pages: StatusPageStore,
-    private readonly monitors: MonitorStore | undefined,
+    private readonly monitors: MonitorDefinitionStore,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -67,7 +67,7 @@ export class StatusPageService {
           `Invalid status page (monitor_ids.${i}): ${raw} is listed twice.`,
         )
       seen.add(id)
-      const m = await this.monitors?.getMonitor(userId, id)
+      const m = await this.monitors.getMonitor(userId, id)
       if (!m)
         throw new StatusPageError(
           'invalid',

@@ -1,34 +1,109 @@
 /**
- * The arithmetic of monitor history shared by every backend (docs/decisions.md#monitoring-depth):
- * bucket boundaries and retention. Buckets are UTC hours and UTC days, keyed by their start in
- * epoch ms.
+ * History, a monitor concern of the storage interface (monitors.ts; docs/decisions.md#monitoring-depth):
+ * each monitor's runs summed into hourly and daily buckets, and its incidents (down → up), kept
+ * long after the raw runs (run-log.ts) are gone. A run adds to them in its `finishRun`; the rules
+ * of what it adds, when an incident opens and closes, and how long each is kept are written once
+ * above the backends (rules/).
  */
-import { DAILY_RETENTION_DAYS, HOURLY_RETENTION_DAYS } from '../contract/monitoring.js'
-import type { RollupGranularity, RunRecord } from './monitors.js'
-
-export const HOUR_MS = 3_600_000
-export const DAY_MS = 86_400_000
-export const BUCKET_MS: Record<RollupGranularity, number> = { hour: HOUR_MS, day: DAY_MS }
-/** How long buckets are kept, by granularity; incidents are kept as long as daily buckets. */
-export const RETENTION_MS: Record<RollupGranularity, number> = {
-  hour: HOURLY_RETENTION_DAYS * DAY_MS,
-  day: DAILY_RETENTION_DAYS * DAY_MS,
-}
-export const INCIDENT_RETENTION_MS = DAILY_RETENTION_DAYS * DAY_MS
-
-/** The start of the bucket holding `ms`. */
-export const bucketStart = (ms: number, g: RollupGranularity): number =>
-  ms - (((ms % BUCKET_MS[g]) + BUCKET_MS[g]) % BUCKET_MS[g])
-
-/** A run's response time as rolled up: whole ms, never negative. */
-export const rollupMs = (ms: number | null): number | null =>
-  ms === null ? null : Math.max(0, Math.round(ms))
 
 /**
- * The response time a raw run adds to its buckets' saved runs (rollupMs), or null: only a run
- * counted in uptime (not inside a maintenance window) with a saved check's time and score adds one.
+ * What a finished run adds to its monitor's history (docs/decisions.md#monitoring-depth), handed to
+ * `finishRun` with the run so the rollups and incidents commit with it: a run is counted once.
  */
-export const savedRunMs = (
-  r: Pick<RunRecord, 'state' | 'response_time_ms' | 'health_score'>,
-): number | null =>
-  r.state === 'maintenance' || r.health_score === null ? null : rollupMs(r.response_time_ms)
+export interface RunHistory {
+  /** The run passed: the site answered, reachably, and every assertion held. */
+  ok: boolean
+  /** False inside a maintenance window: the run is kept, but not counted in uptime. */
+  counted: boolean
+  /** The monitor's interval: the downtime a failed counted run stands for. */
+  interval_seconds: number
+  /** This run took the monitor down (open an incident, with its cause) or back from down (close it). */
+  incident?: { open: string } | { close: true }
+}
+
+export type RollupGranularity = 'hour' | 'day'
+
+/** One hour or day of a monitor's runs, summed (the uptime figures come from these). */
+export interface RollupBucket {
+  granularity: RollupGranularity
+  /** Epoch ms of the bucket's start (UTC hour or day). */
+  start: number
+  /** Counted runs, failed counted runs, runs excluded (maintenance). */
+  runs: number
+  failed_runs: number
+  excluded_runs: number
+  /** Counted runs that have a response time and a health score (a saved check), and their sums. */
+  saved_runs: number
+  response_ms_sum: number
+  health_sum: number
+  /** Failed counted runs × their interval. */
+  downtime_seconds: number
+}
+
+/** Runs and failed runs of consecutive buckets, oldest first (HistoryStore.rollupCountsOf). */
+export interface RollupCounts {
+  runs: Uint32Array
+  failed_runs: Uint32Array
+}
+
+/** Sums of hourly buckets from a start to now, per window (the monitor view's `uptime`). */
+export interface RollupTotals {
+  runs: number
+  failed_runs: number
+}
+
+/** A down → up period of a monitor, kept 400 days. */
+export interface IncidentRecord {
+  id: string
+  monitor_id: string
+  started_at: string
+  /** null while still down. */
+  ended_at: string | null
+  /** What took it down (the failed run's error or assertion). */
+  cause: string
+}
+
+export interface HistoryStore {
+  /** The monitor's buckets of one granularity whose start is in [fromMs, toMs), oldest first. */
+  rollups(
+    monitorId: string,
+    granularity: RollupGranularity,
+    fromMs: number,
+    toMs: number,
+  ): Promise<RollupBucket[]>
+  /**
+   * `rollups` for several monitors in one read (a status page's 50): by monitor id, each list
+   * oldest first; a monitor without buckets in the range is absent.
+   */
+  rollupsOf(
+    monitorIds: string[],
+    granularity: RollupGranularity,
+    fromMs: number,
+    toMs: number,
+  ): Promise<Map<string, RollupBucket[]>>
+  /**
+   * A lean `rollupsOf` for a page's bars: each monitor's runs and failed runs of `count` buckets
+   * from `fromMs` (a bucket's start), oldest first, 0 where there is no bucket; a monitor without
+   * history in the range is absent.
+   */
+  rollupCountsOf(
+    monitorIds: string[],
+    granularity: RollupGranularity,
+    fromMs: number,
+    count: number,
+  ): Promise<Map<string, RollupCounts>>
+  /**
+   * For each monitor, the sums of its hourly buckets starting at or after each of `sinceMs`
+   * (one entry per since, in order); monitors without runs are absent.
+   */
+  rollupTotals(monitorIds: string[], sinceMs: number[]): Promise<Map<string, RollupTotals[]>>
+  /** The monitor's incidents that were open at some time in [sinceMs, now], newest first. */
+  incidents(monitorId: string, sinceMs: number): Promise<IncidentRecord[]>
+  /** `incidents` for several monitors in one read: by monitor id; a monitor without any is absent. */
+  incidentsOf(monitorIds: string[], sinceMs: number): Promise<Map<string, IncidentRecord[]>>
+  /**
+   * Drops the buckets and closed incidents past retention at `now` of every monitor, including
+   * those that stopped running (a run prunes only its own monitor's); returns how many went.
+   */
+  pruneHistory(now: number): Promise<number>
+}

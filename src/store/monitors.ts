@@ -1,21 +1,15 @@
 /**
- * The monitor concern of the storage interface (docs/decisions.md#monitors-and-alerts): monitors, their runs and events,
- * the deliveries of each event, and the next-run times the scheduler claims. Every backend
- * implements it in its own file (src/store/embedded/monitors.ts, …). Durability contract as for the
- * rest of the store: a resolved write is on disk.
+ * Monitor definitions, the first of the five monitor concerns of the storage interface
+ * (docs/decisions.md#monitors-and-alerts): the monitors themselves, scoped to their owner. The
+ * others are the schedule (schedule.ts), the run log (run-log.ts), the delivery queue
+ * (delivery-queue.ts) and history (history.ts); a backend implements all five (types.ts
+ * `MonitorStore`; src/store/embedded/monitors.ts, src/store/postgres/monitors.ts), a caller asks
+ * for the ones it uses. Durability contract as for the rest of the store: a resolved write is on
+ * disk.
  */
 import type { PagespeedMethod } from '../contract/schemas.js'
-import type { Assertion, AssertionResult } from '../contract/monitoring.js'
-import type {
-  AlertsView,
-  ChannelType,
-  Delivery,
-  EventName,
-  LastCheck,
-  MonitorRun,
-  MonitorState,
-  MonitorType,
-} from '../contract/monitors.js'
+import type { Assertion } from '../contract/monitoring.js'
+import type { AlertsView, ChannelType, LastCheck, MonitorState, MonitorType } from '../contract/monitors.js'
 
 export interface ChannelRecord {
   id: string
@@ -119,82 +113,6 @@ export function alertsOf(m: Pick<MonitorRecord, 'alerts'>): AlertsView {
   }
 }
 
-export interface RunRecord extends Omit<MonitorRun, 'assertions'> {
-  monitor_id: string
-  /** Absent when the monitor had no assertions (and in runs recorded before them). */
-  assertions?: AssertionResult[]
-}
-
-/**
- * What a finished run adds to its monitor's history (docs/decisions.md#monitoring-depth), handed to
- * `finishRun` with the run so the rollups and incidents commit with it: a run is counted once.
- */
-export interface RunHistory {
-  /** The run passed: the site answered, reachably, and every assertion held. */
-  ok: boolean
-  /** False inside a maintenance window: the run is kept, but not counted in uptime. */
-  counted: boolean
-  /** The monitor's interval: the downtime a failed counted run stands for. */
-  interval_seconds: number
-  /** This run took the monitor down (open an incident, with its cause) or back from down (close it). */
-  incident?: { open: string } | { close: true }
-}
-
-export type RollupGranularity = 'hour' | 'day'
-
-/** One hour or day of a monitor's runs, summed (the uptime figures come from these). */
-export interface RollupBucket {
-  granularity: RollupGranularity
-  /** Epoch ms of the bucket's start (UTC hour or day). */
-  start: number
-  /** Counted runs, failed counted runs, runs excluded (maintenance). */
-  runs: number
-  failed_runs: number
-  excluded_runs: number
-  /** Counted runs that have a response time and a health score (a saved check), and their sums. */
-  saved_runs: number
-  response_ms_sum: number
-  health_sum: number
-  /** Failed counted runs × their interval. */
-  downtime_seconds: number
-}
-
-/** Runs and failed runs of consecutive buckets, oldest first (MonitorStore.rollupCountsOf). */
-export interface RollupCounts {
-  runs: Uint32Array
-  failed_runs: Uint32Array
-}
-
-/** Sums of hourly buckets from a start to now, per window (the monitor view's `uptime`). */
-export interface RollupTotals {
-  runs: number
-  failed_runs: number
-}
-
-/** A down → up period of a monitor, kept 400 days. */
-export interface IncidentRecord {
-  id: string
-  monitor_id: string
-  started_at: string
-  /** null while still down. */
-  ended_at: string | null
-  /** What took it down (the failed run's error or assertion). */
-  cause: string
-}
-
-export interface EventRecord {
-  id: string
-  monitor_id: string
-  user_id: string
-  event: EventName
-  occurred_at: string
-  message: string
-  previous_state: MonitorState
-  state: MonitorState
-  check: LastCheck | null
-  deliveries: Delivery[]
-}
-
 export interface Page<T> {
   items: T[]
   /** The id of the last item when more (older) items exist, else null. */
@@ -207,19 +125,7 @@ export interface PageOptions {
   before?: string
 }
 
-/** A due run handed to one scheduler: the monitor as stored and the time it was due. */
-export interface Claim {
-  monitor: MonitorRecord
-  due_at: number
-  /**
-   * The stored monitor's version as claimed (PostgreSQL: the row's xmin), when the backend has
-   * one: `finishRun` with it writes only if nothing changed the monitor since, which saves reading
-   * it again at the end of the run.
-   */
-  version?: string
-}
-
-export interface MonitorStore {
+export interface MonitorDefinitionStore {
   /** Throws DuplicateRefError when another monitor of the user has the same ref. */
   createMonitor(m: MonitorRecord): Promise<MonitorRecord>
   /** The user's monitor, or undefined (unknown or another user's: the same answer). */
@@ -237,103 +143,8 @@ export interface MonitorStore {
    * Throws DuplicateRefError when another monitor of the user has the same ref.
    */
   updateMonitor(m: MonitorRecord): Promise<MonitorRecord | undefined>
-  /** Deletes the monitor with its runs and events. */
+  /** Deletes the monitor with its runs, events and history. */
   deleteMonitor(userId: string, id: string): Promise<boolean>
-
-  /**
-   * Hands out monitors whose next run is due at `now` (at most `max`), each to one caller only:
-   * a claimed monitor is not handed out again until `finishRun` or `releaseClaim`, or (shared
-   * backends) until `leaseMs` have passed: the instance holding it died. With `aheadMs`, also
-   * those due within that many ms after `now` (a backend may hand out only those due at `now`).
-   */
-  claimDue(now: number, max: number, leaseMs?: number, aheadMs?: number): Promise<Claim[]>
-  /** The earliest next_run_at not claimed (for the scheduler's timer); null when none. */
-  nextDueAt(): Promise<number | null>
-  /** Give a claim back unrun (shutdown): its next_run_at is unchanged, so it is not skipped. */
-  releaseClaim(monitorId: string): Promise<void>
-  /**
-   * The end of a run, in one durable step: the monitor's new state and next_run_at, the run for
-   * its history, and the events it raised. Ends the claim, if any. With `history`, the run is
-   * added to the monitor's hourly and daily rollups (once, even if the write is retried) and an
-   * incident is opened or closed; rollups older than their retention are dropped.
-   *
-   * With `ifVersion` (a claim's `version`), nothing is written unless the stored monitor is still
-   * that version: undefined then, as for a monitor deleted meanwhile (the caller reads it again).
-   * Backends without versions ignore it.
-   */
-  finishRun(
-    m: MonitorRecord,
-    run: RunRecord,
-    events: EventRecord[],
-    history?: RunHistory,
-    ifVersion?: string,
-  ): Promise<MonitorRecord | undefined>
-  /** Events raised outside a run (credits.exhausted) with the monitor's new state. */
-  recordEvents(m: MonitorRecord, events: EventRecord[]): Promise<MonitorRecord | undefined>
-
-  listRuns(monitorId: string, opts: PageOptions): Promise<Page<RunRecord>>
-  listEvents(monitorId: string, opts: PageOptions): Promise<Page<EventRecord>>
-  /** Replaces one delivery of an event (by channel id). */
-  updateDelivery(monitorId: string, eventId: string, delivery: Delivery): Promise<void>
-  /**
-   * Takes, for `leaseMs`, the delivery lease of every event with a delivery still pending whose
-   * lease is free (never taken, given back, or expired: its holder died), or of just `eventIds`;
-   * returns the events taken. Whoever holds an event's lease sends its alerts, so no alert goes
-   * out twice, across instances on PostgreSQL too.
-   */
-  claimDeliveries(leaseMs: number, eventIds?: string[]): Promise<EventRecord[]>
-  /** Gives leases back (a stop with deliveries unfinished): the next sweep resumes them at once. */
-  releaseDeliveries(eventIds: string[]): Promise<void>
-  /**
-   * The response times of the raw runs kept that started in [fromMs, toMs) and count toward
-   * uptime with a saved check (not inside a maintenance window), at most `max`, in no order: an
-   * uptime report takes its percentiles from single runs when the runs kept cover its window.
-   */
-  responseTimes(monitorId: string, fromMs: number, toMs: number, max: number): Promise<number[]>
-  /** The monitor's buckets of one granularity whose start is in [fromMs, toMs), oldest first. */
-  rollups(
-    monitorId: string,
-    granularity: RollupGranularity,
-    fromMs: number,
-    toMs: number,
-  ): Promise<RollupBucket[]>
-  /**
-   * `rollups` for several monitors in one read (a status page's 50): by monitor id, each list
-   * oldest first; a monitor without buckets in the range is absent.
-   */
-  rollupsOf(
-    monitorIds: string[],
-    granularity: RollupGranularity,
-    fromMs: number,
-    toMs: number,
-  ): Promise<Map<string, RollupBucket[]>>
-  /**
-   * A lean `rollupsOf` for a page's bars: each monitor's runs and failed runs of `count` buckets
-   * from `fromMs` (a bucket's start), oldest first, 0 where there is no bucket; a monitor without
-   * history in the range is absent.
-   */
-  rollupCountsOf(
-    monitorIds: string[],
-    granularity: RollupGranularity,
-    fromMs: number,
-    count: number,
-  ): Promise<Map<string, RollupCounts>>
-  /**
-   * For each monitor, the sums of its hourly buckets starting at or after each of `sinceMs`
-   * (one entry per since, in order); monitors without runs are absent.
-   */
-  rollupTotals(monitorIds: string[], sinceMs: number[]): Promise<Map<string, RollupTotals[]>>
-  /** The monitor's incidents that were open at some time in [sinceMs, now], newest first. */
-  incidents(monitorId: string, sinceMs: number): Promise<IncidentRecord[]>
-  /** `incidents` for several monitors in one read: by monitor id; a monitor without any is absent. */
-  incidentsOf(monitorIds: string[], sinceMs: number): Promise<Map<string, IncidentRecord[]>>
-  /** Monitors paused for lack of credits, for the resume sweep. */
+  /** Users with monitors paused for lack of credits, for the resume sweep. */
   creditPausedUsers(): Promise<string[]>
-  /**
-   * Drops the buckets and closed incidents past retention at `now` of every monitor, including
-   * those that stopped running (a run prunes only its own monitor's); returns how many went.
-   */
-  pruneHistory(now: number): Promise<number>
-
-  close(): Promise<void>
 }

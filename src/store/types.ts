@@ -1,10 +1,12 @@
 /**
  * The storage contract. Everything above the store (routes, auth, admin, commands) talks to these
- * interfaces only, so a backend (embedded lowdb, PostgreSQL) can be swapped without touching them.
+ * interfaces only, so a backend (embedded, PostgreSQL) can be swapped without touching them.
  *
  * A Store is composed of one interface per concern: `users` (users and their credits), `keys`,
- * `checks`. A new concern (monitors, accounts) is a new interface here, a new property of Store,
- * and one file per backend (src/store/<backend>/<concern>.ts) wired into that backend's store.ts.
+ * `checks`, `accounts`, `monitors` (itself five: MonitorStore below), `statusPages`, `maintenance`,
+ * `monitorGauges`. A new concern is a new interface in a file of its own here, a new property of
+ * Store, and one file per backend (src/store/<backend>/<concern>.ts) wired into that backend's
+ * store.ts.
  *
  * Every method is asynchronous: a database answers over the network. Durability: when a write's
  * promise resolves, the write is durable (a `kill -9` or a crash after it loses nothing), except
@@ -13,7 +15,11 @@
  * Several processes may share one PostgreSQL store; everything here then holds across them.
  */
 import type { SavedCheck } from '../contract/schemas.js'
-import type { MonitorStore } from './monitors.js'
+import type { MonitorDefinitionStore } from './monitors.js'
+import type { ScheduleStore } from './schedule.js'
+import type { RunLogStore } from './run-log.js'
+import type { DeliveryQueueStore } from './delivery-queue.js'
+import type { HistoryStore } from './history.js'
 import type { StatusPageStore } from './status-pages.js'
 import type { MaintenanceStore } from './maintenance.js'
 import type { MonitorGaugeStore } from './gauges.js'
@@ -137,6 +143,17 @@ export interface KeyStore {
   touch(id: string, at: string): void
 }
 
+/**
+ * Everything of monitors a backend keeps, by concern: definitions (monitors.ts), the schedule
+ * (schedule.ts), the run log (run-log.ts), the delivery queue (delivery-queue.ts) and history
+ * (history.ts). A backend implements them together (a run's end writes to four of them in one
+ * step); a caller depends on the ones it uses.
+ */
+export interface MonitorStore
+  extends MonitorDefinitionStore, ScheduleStore, RunLogStore, DeliveryQueueStore, HistoryStore {
+  close(): Promise<void>
+}
+
 export interface Store {
   /** Which backend this is, for logs and messages. */
   readonly backend: 'lowdb' | 'postgres'
@@ -145,14 +162,14 @@ export interface Store {
   readonly checks: CheckStore
   /** Dashboard accounts, sessions, invites, device grants (docs/decisions.md#accounts-and-the-dashboard). */
   readonly accounts: AccountStore
-  /** Monitors, runs, events, deliveries, next-run times (docs/decisions.md#monitors-and-alerts; monitors.ts). */
+  /** Monitors, their schedule, runs and events, deliveries and history (docs/decisions.md#monitors-and-alerts). */
   readonly monitors: MonitorStore
   /** Public status pages (docs/decisions.md#the-public-face; status-pages.ts). */
-  readonly statusPages?: StatusPageStore
+  readonly statusPages: StatusPageStore
   /** Maintenance windows (docs/decisions.md#monitoring-depth; maintenance.ts). */
-  readonly maintenance?: MaintenanceStore
+  readonly maintenance: MaintenanceStore
   /** Per-monitor figures for /metrics (gauges.ts). */
-  readonly monitorGauges?: MonitorGaugeStore
+  readonly monitorGauges: MonitorGaugeStore
   /**
    * Whether the backend answers now, for readiness (docs/operations.md): PostgreSQL runs
    * `SELECT 1` through the pool; the embedded store writes a small temp file durably in its data

@@ -44,7 +44,7 @@ export async function startDashboard(emails: string[]): Promise<Dashboard> {
   const capacity = new CheckCapacity(DEFAULT_CAPACITY)
   const monitoring = await startMonitoring({
     store,
-    monitors: store.monitors!,
+    monitors: store.monitors,
     secretKey: 'test-secret-key-for-the-dashboard',
     allowPrivateTargets: true,
     checkTimeoutMs: 5000,

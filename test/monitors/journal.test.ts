@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { Journal, readJournal } from '../../src/store/embedded/journal.js'
 import { LowdbMonitorStore } from '../../src/store/embedded/monitors.js'
-import { monitor } from '../store/contract/monitors.js'
+import { monitor } from '../store/contract/fixtures.js'
 import { removeDir, tempDir } from '../store/helpers.js'
 
 const dirs: string[] = []

@@ -9,7 +9,8 @@ import { nextRunAfter, phaseOf } from '../../src/monitors/interval.js'
 import { INITIAL_MEMORY } from '../../src/monitors/rules.js'
 import { Scheduler } from '../../src/monitors/scheduler.js'
 import type { MonitorService } from '../../src/monitors/service.js'
-import type { Claim, MonitorRecord } from '../../src/store/monitors.js'
+import type { Claim } from '../../src/store/schedule.js'
+import type { MonitorRecord } from '../../src/store/monitors.js'
 
 const MIN = 60_000
 

@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { nextId } from '../../src/monitors/ids.js'
-import type { MonitorRecord, RunHistory } from '../../src/store/monitors.js'
+import type { MonitorRecord } from '../../src/store/monitors.js'
+import type { RunHistory } from '../../src/store/history.js'
 import { startHarness, type Harness } from './harness.js'
 
 const DAY = 86_400_000

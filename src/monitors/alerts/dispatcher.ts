@@ -4,12 +4,14 @@
  * state (deliveries in flight, leases not yet finished); the monitor service hands it events.
  */
 import type { Delivery, WebhookPayload } from '../../contract/monitors.js'
-import type { EventRecord, MonitorRecord, MonitorStore } from '../../store/monitors.js'
+import type { EventRecord } from '../../store/run-log.js'
+import type { MonitorDefinitionStore, MonitorRecord } from '../../store/monitors.js'
+import type { DeliveryQueueStore } from '../../store/delivery-queue.js'
 import type { Deliverer } from '../channels/deliver.js'
 import { DeliveryRecorder, type DeliveryRecorderOptions } from './recorder.js'
 
 export interface AlertDispatcherOptions {
-  monitors: MonitorStore
+  monitors: MonitorDefinitionStore & DeliveryQueueStore
   deliverer: Deliverer
   log?: (line: string) => void
   /** How long a delivery lease lasts, ms (default: the longest delivery plus 60 s; tests shorten it). */

@@ -1,6 +1,7 @@
 /** The event records a run or a pause raises, each with one pending delivery per channel. */
 import type { Delivery, LastCheck, MonitorState } from '../../contract/monitors.js'
-import type { EventRecord, MonitorRecord } from '../../store/monitors.js'
+import type { EventRecord } from '../../store/run-log.js'
+import type { MonitorRecord } from '../../store/monitors.js'
 import { nextId } from '../ids.js'
 import type { RaisedEvent } from '../rules.js'
 

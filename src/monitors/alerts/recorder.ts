@@ -8,7 +8,7 @@
  * outcome unwritten: the event is then sent again after the restart (at least once).
  */
 import type { Delivery } from '../../contract/monitors.js'
-import type { MonitorStore } from '../../store/monitors.js'
+import type { DeliveryQueueStore } from '../../store/delivery-queue.js'
 
 export interface DeliveryRecorderOptions {
   /** First wait after a failed write, ms (default 500); doubled up to `maxBackoffMs`. */
@@ -32,7 +32,7 @@ export class DeliveryRecorder {
   private stopping = false
 
   constructor(
-    private readonly monitors: Pick<MonitorStore, 'updateDelivery'>,
+    private readonly monitors: Pick<DeliveryQueueStore, 'updateDelivery'>,
     private readonly o: DeliveryRecorderOptions = {},
   ) {}
 

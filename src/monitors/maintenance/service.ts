@@ -15,7 +15,7 @@ import {
   type MaintenanceWindow,
 } from '../../contract/monitoring.js'
 import type { MaintenanceRecord, MaintenanceStore } from '../../store/maintenance.js'
-import type { MonitorStore } from '../../store/monitors.js'
+import type { MonitorDefinitionStore } from '../../store/monitors.js'
 import { nextId } from '../ids.js'
 import { currentOrNext, openAt } from './schedule.js'
 
@@ -69,15 +69,10 @@ export class MaintenanceService {
   private readonly cache = new Map<string, { at: number; windows: MaintenanceRecord[] }>()
 
   constructor(
-    private readonly store: MaintenanceStore | undefined,
-    private readonly monitors: MonitorStore,
+    private readonly windows: MaintenanceStore,
+    private readonly monitors: MonitorDefinitionStore,
     private readonly now: () => number = Date.now,
   ) {}
-
-  private get windows(): MaintenanceStore {
-    if (!this.store) throw new Error('This store keeps no maintenance windows')
-    return this.store
-  }
 
   private async checkMonitors(userId: string, ids: string[] | 'all'): Promise<string[] | 'all'> {
     if (ids === 'all') return ids
@@ -122,7 +117,7 @@ export class MaintenanceService {
   }
 
   list(userId: string): Promise<MaintenanceRecord[]> {
-    return this.store ? this.store.listMaintenance(userId) : Promise.resolve([])
+    return this.windows.listMaintenance(userId)
   }
 
   async update(userId: string, id: string, patch: MaintenancePatch): Promise<MaintenanceRecord> {
@@ -149,11 +144,10 @@ export class MaintenanceService {
 
   /** The user's windows, read at most once per CACHE_MS (runs ask for every monitor). */
   private async recent(userId: string): Promise<MaintenanceRecord[]> {
-    if (!this.store) return []
     const now = this.now()
     const hit = this.cache.get(userId)
     if (hit && now - hit.at < CACHE_MS) return hit.windows
-    const windows = await this.store.listMaintenance(userId)
+    const windows = await this.windows.listMaintenance(userId)
     if (this.cache.size >= CACHE_USERS) this.cache.clear()
     this.cache.set(userId, { at: now, windows })
     return windows

@@ -4,7 +4,7 @@
  * with the run.
  */
 import type { MonitorState } from '../../contract/monitors.js'
-import type { RunHistory } from '../../store/monitors.js'
+import type { RunHistory } from '../../store/history.js'
 
 export interface RunJudgement {
   /** The run passed: answered, reachable, every assertion held. */

@@ -15,8 +15,9 @@ import {
   type UptimeReport,
   type UptimeWindows,
 } from '../../contract/monitoring.js'
-import { BUCKET_MS, bucketStart, DAY_MS } from '../../store/history.js'
-import type { MonitorStore, RollupBucket } from '../../store/monitors.js'
+import { BUCKET_MS, bucketStart, DAY_MS } from '../../store/rules/buckets.js'
+import type { HistoryStore, RollupBucket } from '../../store/history.js'
+import type { RunLogStore } from '../../store/run-log.js'
 
 const NONE: UptimeWindows = { '24h': null, '7d': null, '30d': null }
 /** The default window of a report. */
@@ -35,7 +36,7 @@ const round2 = (n: number) => Math.round(n * 100) / 100
 
 /** The windows of many monitors in one read (a page of the list). */
 export async function uptimeWindows(
-  store: MonitorStore,
+  store: HistoryStore,
   monitorIds: string[],
   now: number,
 ): Promise<Map<string, UptimeWindows>> {
@@ -69,7 +70,7 @@ export const EXACT_PERCENTILE_RUNS = 1000
  * averages weighted by their runs (rollups keep no single runs).
  */
 async function responseTimePercentiles(
-  store: MonitorStore,
+  store: RunLogStore,
   monitorId: string,
   buckets: RollupBucket[],
   from: number,
@@ -129,7 +130,7 @@ export class UptimeQueryError extends Error {
  * single runs where the runs kept cover the window, else from the buckets' averages.
  */
 export async function uptimeReport(
-  store: MonitorStore,
+  store: HistoryStore & RunLogStore,
   monitorId: string,
   q: UptimeQuery,
   now: number,

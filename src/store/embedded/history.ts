@@ -18,7 +18,7 @@
  */
 import { open, type FileHandle } from 'node:fs/promises'
 import { DAILY_RETENTION_DAYS, HOURLY_RETENTION_DAYS } from '../../contract/monitoring.js'
-import { BUCKET_MS, INCIDENT_RETENTION_MS } from '../history.js'
+import { BUCKET_MS, INCIDENT_RETENTION_MS } from '../rules/buckets.js'
 import type {
   IncidentRecord,
   RollupBucket,
@@ -26,8 +26,8 @@ import type {
   RollupGranularity,
   RollupTotals,
   RunHistory,
-  RunRecord,
-} from '../monitors.js'
+} from '../history.js'
+import type { RunRecord } from '../run-log.js'
 import { IncidentList } from './incident-list.js'
 import { RollupRing, WIDE_FIELDS, type WideRing } from './rollup-ring.js'
 import { SharedStrings } from './run-ring.js'

@@ -6,7 +6,7 @@
  * A list holding an incident that does not fit (an id that is not a lowercase UUID, a time not in
  * `toISOString`'s form) keeps its records as they came instead, so what is read is what was added.
  */
-import type { IncidentRecord } from '../monitors.js'
+import type { IncidentRecord } from '../history.js'
 import { getUuid, isIso, isoMs, isUuid, putUuid, type SharedStrings } from './run-ring.js'
 
 export class IncidentList {

@@ -21,22 +21,13 @@ import { join } from 'node:path'
 import type { Delivery } from '../../contract/monitors.js'
 import { DuplicateRefError } from '../errors.js'
 import { ensureDir, writeFileDurably } from './durable-file.js'
-import type {
-  Claim,
-  EventRecord,
-  IncidentRecord,
-  MonitorRecord,
-  MonitorStore,
-  Page,
-  PageOptions,
-  RollupBucket,
-  RollupGranularity,
-  RollupTotals,
-  RunHistory,
-  RunRecord,
-} from '../monitors.js'
+import type { Claim } from '../schedule.js'
+import type { EventRecord, RunRecord } from '../run-log.js'
+import type { IncidentRecord, RollupBucket, RollupGranularity, RollupTotals, RunHistory } from '../history.js'
+import type { MonitorRecord, Page, PageOptions } from '../monitors.js'
+import type { MonitorStore } from '../types.js'
 import { LowdbHistory } from './history.js'
-import { savedRunMs } from '../history.js'
+import { savedRunMs } from '../rules/buckets.js'
 import { DueHeap } from '../../shared/due-heap.js'
 import { Journal, readJournal, type WriteFn } from './journal.js'
 import { JsonLines, readSnapshot, snapshotPieces } from './snapshot-file.js'

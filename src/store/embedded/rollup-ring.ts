@@ -10,8 +10,9 @@
  * 32 bits, then a double) the first time a value does not fit. A 60 s monitor's hourly ring ends
  * at 8-bit counts, 16-bit sums and 32-bit response times, 12 bytes a slot where it was 36.
  */
-import { BUCKET_MS, RETENTION_MS, rollupMs } from '../history.js'
-import type { RollupBucket, RollupGranularity, RunHistory, RunRecord } from '../monitors.js'
+import { BUCKET_MS, RETENTION_MS, rollupMs } from '../rules/buckets.js'
+import type { RollupBucket, RollupGranularity, RunHistory } from '../history.js'
+import type { RunRecord } from '../run-log.js'
 
 type Column = Uint8Array | Uint16Array | Uint32Array | Float64Array
 

@@ -14,7 +14,7 @@
  * is not `toISOString`'s, a field of another type, keys in another order) is kept as it came, so
  * what is read is always what was added.
  */
-import type { RunRecord } from '../monitors.js'
+import type { RunRecord } from '../run-log.js'
 import { getUuid, isoMs, putUuid, type SharedStrings } from './packed.js'
 
 export { getUuid, isIso, isoMs, isUuid, putUuid, SharedStrings } from './packed.js'

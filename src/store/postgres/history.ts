@@ -17,7 +17,7 @@
  * Incidents change only when the state crosses down.
  */
 import { sql, type Kysely, type RawBuilder } from 'kysely'
-import { BUCKET_MS, INCIDENT_RETENTION_MS, RETENTION_MS, rollupMs } from '../history.js'
+import { BUCKET_MS, INCIDENT_RETENTION_MS, RETENTION_MS, rollupMs } from '../rules/buckets.js'
 import type {
   IncidentRecord,
   RollupBucket,
@@ -25,8 +25,8 @@ import type {
   RollupGranularity,
   RollupTotals,
   RunHistory,
-  RunRecord,
-} from '../monitors.js'
+} from '../history.js'
+import type { RunRecord } from '../run-log.js'
 import { pruneAssertionSets } from './runs.js'
 import type { Database } from './schema.js'
 

@@ -10,23 +10,20 @@
 import { sql, type CompiledQuery, type Kysely } from 'kysely'
 import pg from 'pg'
 import type { Delivery } from '../../contract/monitors.js'
+import type { Claim } from '../schedule.js'
+import type { EventRecord, RunRecord } from '../run-log.js'
 import type {
-  Claim,
-  EventRecord,
   IncidentRecord,
-  MonitorRecord,
-  MonitorStore,
-  Page,
-  PageOptions,
   RollupBucket,
   RollupCounts,
   RollupGranularity,
   RollupTotals,
   RunHistory,
-  RunRecord,
-} from '../monitors.js'
+} from '../history.js'
+import type { MonitorRecord, Page, PageOptions } from '../monitors.js'
+import type { MonitorStore } from '../types.js'
 import { DuplicateRefError } from '../errors.js'
-import { RETENTION_MS } from '../history.js'
+import { RETENTION_MS } from '../rules/buckets.js'
 import {
   historySql,
   pruneHistory,

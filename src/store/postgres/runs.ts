@@ -17,7 +17,8 @@ import { createHash } from 'node:crypto'
 import { sql, type Kysely, type RawBuilder } from 'kysely'
 import type { AssertionResult } from '../../contract/monitoring.js'
 import { MONITOR_STATES } from '../../contract/monitors.js'
-import type { Page, PageOptions, RunRecord } from '../monitors.js'
+import type { Page, PageOptions } from '../monitors.js'
+import type { RunRecord } from '../run-log.js'
 import type { Database } from './schema.js'
 
 export const RUN_OUTCOMES = ['saved', 'failed', 'beat'] as const

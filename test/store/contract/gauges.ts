@@ -4,7 +4,7 @@
  */
 import { expect, it } from 'vitest'
 import type { ContractContext } from './index.js'
-import { monitor } from './monitors.js'
+import { monitor } from './fixtures.js'
 
 export function gaugesContract(ctx: ContractContext): void {
   it('lists every monitor with its latest figures', async () => {
@@ -18,15 +18,15 @@ export function gaugesContract(ctx: ContractContext): void {
       response_time_ms: 123,
       certificate_expires_at: '2027-01-01T00:00:00.000Z',
     }
-    const a = await store.monitors!.createMonitor(
+    const a = await store.monitors.createMonitor(
       monitor('u1', null, { name: 'A "quoted"', state: 'up', last_check: last }),
     )
-    const b = await store.monitors!.createMonitor(
+    const b = await store.monitors.createMonitor(
       monitor('u2', null, { name: 'B', state: 'down', paused: true }),
     )
-    const c = await store.monitors!.createMonitor(monitor('u2', null, { name: 'C' }))
-    await store.monitors!.deleteMonitor('u2', c.id)
-    const rows = await store.monitorGauges!.monitorGauges()
+    const c = await store.monitors.createMonitor(monitor('u2', null, { name: 'C' }))
+    await store.monitors.deleteMonitor('u2', c.id)
+    const rows = await store.monitorGauges.monitorGauges()
     expect(rows.sort((x, y) => (x.name < y.name ? -1 : 1))).toEqual([
       {
         id: a.id,

@@ -1,22 +1,24 @@
 /**
- * Monitor history in the storage contract (docs/decisions.md#monitoring-depth): a run's history
+ * History in the storage contract (src/store/history.ts; docs/decisions.md#monitoring-depth): a run's history
  * handed to finishRun is rolled up into its UTC hour and day (maintenance runs apart), counted
  * once even when the write is retried, kept past a reopen; incidents open and close with the
  * state; retention by granularity; a deleted monitor takes its history along.
  */
 import { expect, it } from 'vitest'
 import { nextId } from '../../../src/monitors/ids.js'
-import type { MonitorRecord, MonitorStore, RunHistory, RunRecord } from '../../../src/store/monitors.js'
+import type { MonitorDefinitionStore, MonitorRecord } from '../../../src/store/monitors.js'
+import type { HistoryStore, RunHistory } from '../../../src/store/history.js'
+import type { RunLogStore, RunRecord } from '../../../src/store/run-log.js'
 import type { Store } from '../../../src/store/types.js'
 import type { ContractContext } from './index.js'
-import { monitor } from './monitors.js'
+import { monitor } from './fixtures.js'
 
 const HOUR = 3_600_000
 const DAY = 24 * HOUR
 /** 10:00 UTC two days ago. */
 const base = Math.floor(Date.now() / DAY) * DAY - 2 * DAY + 10 * HOUR
 
-const mon = (s: Store): MonitorStore => s.monitors!
+const mon = (s: Store): MonitorDefinitionStore & RunLogStore & HistoryStore => s.monitors
 
 /**
  * A run of `m` started at `at`: saved with its response time and health, or failed; `over` sets

@@ -9,7 +9,10 @@ import type { Store } from '../../../src/store/types.js'
 import { accountsContract } from './accounts.js'
 import { checksContract } from './checks.js'
 import { keysContract } from './keys.js'
-import { monitorsContract } from './monitors.js'
+import { definitionsContract } from './definitions.js'
+import { scheduleContract } from './schedule.js'
+import { runLogContract } from './run-log.js'
+import { deliveryQueueContract } from './delivery-queue.js'
 import { historyContract } from './history.js'
 import { statusPagesContract } from './status-pages.js'
 import { maintenanceContract } from './maintenance.js'
@@ -70,8 +73,11 @@ export function describeStoreContract(name: string, makeHarness: () => Promise<S
     describe('keys', () => keysContract(ctx))
     describe('checks', () => checksContract(ctx))
     describe('accounts', () => accountsContract(ctx))
-    describe('monitors', () => monitorsContract(ctx))
-    describe('monitor history', () => historyContract(ctx))
+    describe('monitor definitions', () => definitionsContract(ctx))
+    describe('schedule', () => scheduleContract(ctx))
+    describe('run log', () => runLogContract(ctx))
+    describe('delivery queue', () => deliveryQueueContract(ctx))
+    describe('history', () => historyContract(ctx))
     describe('status pages', () => statusPagesContract(ctx))
     describe('maintenance windows', () => maintenanceContract(ctx))
     describe('monitor gauges', () => gaugesContract(ctx))

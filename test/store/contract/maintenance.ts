@@ -29,7 +29,7 @@ const WEEKLY = { days: ['sat' as const], start: '02:00', duration_minutes: 90, t
 export function maintenanceContract(ctx: ContractContext): void {
   it('creates, reads (owner only) and lists per user, oldest first', async () => {
     const store = await ctx.open()
-    const mw = store.maintenance!
+    const mw = store.maintenance
     const a = await mw.createMaintenance(maintenance('alice'))
     const b = await mw.createMaintenance(
       maintenance('alice', { monitor_ids: [nextId()], starts_at: null, ends_at: null, weekly: WEEKLY }),
@@ -44,7 +44,7 @@ export function maintenanceContract(ctx: ContractContext): void {
 
   it('replaces and deletes a window only for its owner', async () => {
     const store = await ctx.open()
-    const mw = store.maintenance!
+    const mw = store.maintenance
     const a = await mw.createMaintenance(maintenance('alice'))
     const changed = { ...a, name: 'Weekly', starts_at: null, ends_at: null, weekly: WEEKLY }
     expect(await mw.updateMaintenance(changed)).toEqual(changed)
@@ -59,8 +59,8 @@ export function maintenanceContract(ctx: ContractContext): void {
 
   it('keeps windows across a reopen', async () => {
     let store = await ctx.open()
-    const a = await store.maintenance!.createMaintenance(maintenance('alice', { weekly: WEEKLY }))
+    const a = await store.maintenance.createMaintenance(maintenance('alice', { weekly: WEEKLY }))
     store = await ctx.reopen(store)
-    expect(await store.maintenance!.listMaintenance('alice')).toEqual([a])
+    expect(await store.maintenance.listMaintenance('alice')).toEqual([a])
   })
 }

@@ -27,7 +27,7 @@ export function page(user: string, slug: string, over: Partial<StatusPageRecord>
 export function statusPagesContract(ctx: ContractContext): void {
   it('creates, reads by id (owner only) and by slug, lists per user', async () => {
     const store = await ctx.open()
-    const sp = store.statusPages!
+    const sp = store.statusPages
     const a = await sp.createStatusPage(page('alice', 'alice-shop', { description: 'Shop' }))
     const b = await sp.createStatusPage(page('alice', 'alice-api'))
     await sp.createStatusPage(page('bob', 'bob'))
@@ -41,7 +41,7 @@ export function statusPagesContract(ctx: ContractContext): void {
 
   it('refuses a slug another user has, also when two creates race', async () => {
     const store = await ctx.open()
-    const sp = store.statusPages!
+    const sp = store.statusPages
     await sp.createStatusPage(page('alice', 'taken'))
     await expect(sp.createStatusPage(page('bob', 'taken'))).rejects.toBeInstanceOf(SlugTakenError)
     const results = await Promise.allSettled([
@@ -55,7 +55,7 @@ export function statusPagesContract(ctx: ContractContext): void {
 
   it('updates a page (its slug too, unless taken), only for its owner', async () => {
     const store = await ctx.open()
-    const sp = store.statusPages!
+    const sp = store.statusPages
     const a = await sp.createStatusPage(page('alice', 'first'))
     await sp.createStatusPage(page('bob', 'second'))
     const moved = { ...a, slug: 'third', title: 'New title', show_urls: true }
@@ -70,7 +70,7 @@ export function statusPagesContract(ctx: ContractContext): void {
 
   it('deletes only the owner’s page and frees its slug', async () => {
     const store = await ctx.open()
-    const sp = store.statusPages!
+    const sp = store.statusPages
     const a = await sp.createStatusPage(page('alice', 'gone'))
     expect(await sp.deleteStatusPage('bob', a.id)).toBe(false)
     expect(await sp.deleteStatusPage('alice', a.id)).toBe(true)
@@ -81,8 +81,8 @@ export function statusPagesContract(ctx: ContractContext): void {
 
   it('keeps pages across a reopen', async () => {
     let store = await ctx.open()
-    const a = await store.statusPages!.createStatusPage(page('alice', 'kept', { monitor_ids: [nextId()] }))
+    const a = await store.statusPages.createStatusPage(page('alice', 'kept', { monitor_ids: [nextId()] }))
     store = await ctx.reopen(store)
-    expect(await store.statusPages!.getStatusPageBySlug('kept')).toEqual(a)
+    expect(await store.statusPages.getStatusPageBySlug('kept')).toEqual(a)
   })
 }

@@ -8,8 +8,9 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { nextId } from '../../../src/monitors/ids.js'
 import { LowdbMonitorStore } from '../../../src/store/embedded/monitors.js'
-import type { MonitorRecord, RunRecord } from '../../../src/store/monitors.js'
-import { monitor } from '../contract/monitors.js'
+import type { MonitorRecord } from '../../../src/store/monitors.js'
+import type { RunRecord } from '../../../src/store/run-log.js'
+import { monitor } from '../contract/fixtures.js'
 import { removeDir, tempDir } from '../helpers.js'
 
 const dirs: string[] = []

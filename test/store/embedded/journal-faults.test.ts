@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { Journal, readJournal, type WriteFn } from '../../../src/store/embedded/journal.js'
 import { LowdbMonitorStore } from '../../../src/store/embedded/monitors.js'
 import { StorageFullError, unavailableDependency } from '../../../src/store/unavailable.js'
-import { monitor } from '../contract/monitors.js'
+import { monitor } from '../contract/fixtures.js'
 import { removeDir, tempDir } from '../helpers.js'
 
 const dirs: string[] = []

@@ -16,8 +16,9 @@ import { LowdbHistory } from '../../../src/store/embedded/history.js'
 import { LowdbMonitorStore } from '../../../src/store/embedded/monitors.js'
 import { RollupRing } from '../../../src/store/embedded/rollup-ring.js'
 import { isoMs, RunRing, SharedStrings } from '../../../src/store/embedded/run-ring.js'
-import type { MonitorRecord, RunRecord } from '../../../src/store/monitors.js'
-import { monitor } from '../contract/monitors.js'
+import type { MonitorRecord } from '../../../src/store/monitors.js'
+import type { RunRecord } from '../../../src/store/run-log.js'
+import { monitor } from '../contract/fixtures.js'
 import { removeDir, tempDir } from '../helpers.js'
 
 v8.setFlagsFromString('--expose-gc')

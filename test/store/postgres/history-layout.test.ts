@@ -6,13 +6,15 @@
 import { Migrator } from 'kysely'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { nextId } from '../../../src/monitors/ids.js'
-import type { IncidentRecord, MonitorRecord, RollupBucket, RunRecord } from '../../../src/store/monitors.js'
+import type { IncidentRecord, RollupBucket } from '../../../src/store/history.js'
+import type { MonitorRecord } from '../../../src/store/monitors.js'
+import type { RunRecord } from '../../../src/store/run-log.js'
 import { connect } from '../../../src/store/postgres/connect.js'
 import { MIGRATION_LOCK_TABLE, MIGRATION_TABLE } from '../../../src/store/postgres/migrate.js'
 import { MIGRATIONS } from '../../../src/store/postgres/migrations/index.js'
 import { openPostgresStore } from '../../../src/store/postgres/index.js'
 import { runAt as contractRun } from '../contract/history.js'
-import { monitor } from '../contract/monitors.js'
+import { monitor } from '../contract/fixtures.js'
 import { describePg, freshDatabase, freshSchema, query } from './pg.js'
 
 const HOUR = 3_600_000
@@ -63,7 +65,7 @@ describePg('postgres history layout', () => {
     const schema = await freshSchema(db.url)
     const store = await openPostgresStore({ url: db.url, schema, poolSize: 2 })
     try {
-      const ms = store.monitors!
+      const ms = store.monitors
       const m = await ms.createMonitor(monitor('alice', null))
       const day = Math.floor(Date.now() / DAY) * DAY - DAY
       for (let i = 0; i < 24; i++)
@@ -119,7 +121,7 @@ describePg('postgres history layout', () => {
           const store = await openPostgresStore({ url: db.url, schema, poolSize: 2 })
           if (fillfactor !== 80)
             await query(db.url, `ALTER TABLE "${schema}".monitor_rollups SET (fillfactor = ${fillfactor})`)
-          return { schema, store, m: await store.monitors!.createMonitor(monitor('alice', null)) }
+          return { schema, store, m: await store.monitors.createMonitor(monitor('alice', null)) }
         }),
       )
       try {
@@ -127,13 +129,13 @@ describePg('postgres history layout', () => {
         // 600 runs a minute apart: two rows (the day's hours, the block's days) rewritten each run
         for (let i = 0; i < 600; i++)
           for (const { store, m } of stores)
-            await store.monitors!.finishRun(m, runAt(m, day + i * MIN, true), [], {
+            await store.monitors.finishRun(m, runAt(m, day + i * MIN, true), [], {
               ok: true,
               counted: true,
               interval_seconds: 60,
             })
         const { store, m } = stores[0]
-        expect((await store.monitors!.rollups(m.id, 'day', day, day + DAY))[0].runs).toBe(600)
+        expect((await store.monitors.rollups(m.id, 'day', day, day + DAY))[0].runs).toBe(600)
         const [ours, baseline] = await Promise.all(
           stores.map(
             async ({ schema }) =>
@@ -280,7 +282,7 @@ describePg('postgres history layout', () => {
     // 0011 on open
     const store = await openPostgresStore({ url: db.url, schema, poolSize: 2 })
     try {
-      const ms = store.monitors!
+      const ms = store.monitors
       expect((await ms.listRuns(m.id, { limit: 10 })).items).toEqual(
         runs.filter((r) => r.monitor_id === m.id).reverse(),
       )

@@ -7,10 +7,11 @@
 import pg from 'pg'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { AssertionResult } from '../../../src/contract/monitoring.js'
-import type { MonitorRecord, RunRecord } from '../../../src/store/monitors.js'
+import type { MonitorRecord } from '../../../src/store/monitors.js'
+import type { RunRecord } from '../../../src/store/run-log.js'
 import { openPostgresStore, type PostgresStore } from '../../../src/store/postgres/index.js'
 import { runAt as saved } from '../contract/history.js'
-import { monitor } from '../contract/monitors.js'
+import { monitor } from '../contract/fixtures.js'
 import { describePg, freshDatabase, freshSchema } from './pg.js'
 
 const HOUR = 3_600_000
@@ -47,7 +48,7 @@ describePg('postgres history prune', () => {
     ).rows.map((r) => [r.granularity, Number(r.n)])
 
   it('drops the expired buckets of a monitor that stopped running, keeps the rest, and a delete takes them all', async () => {
-    const ms = store.monitors!
+    const ms = store.monitors
     const h = { ok: true, counted: true, interval_seconds: 60 }
     const paused = await ms.createMonitor(monitor('alice', null))
     const gone = await ms.createMonitor(monitor('alice', null))
@@ -88,7 +89,7 @@ describePg('postgres history prune', () => {
       monitorHistory: 3,
     })
     try {
-      const ms = small.monitors!
+      const ms = small.monitors
       const m = await ms.createMonitor(monitor('alice', null))
       const only = await ms.createMonitor(monitor('alice', null))
       const result = (target: string): AssertionResult => ({

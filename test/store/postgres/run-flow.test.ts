@@ -9,8 +9,9 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { nextId } from '../../../src/monitors/ids.js'
 import { inline } from '../../../src/store/postgres/batch.js'
 import { openPostgresStore, type PostgresStore } from '../../../src/store/postgres/index.js'
-import type { MonitorRecord, RunRecord } from '../../../src/store/monitors.js'
-import { monitor } from '../contract/monitors.js'
+import type { MonitorRecord } from '../../../src/store/monitors.js'
+import type { RunRecord } from '../../../src/store/run-log.js'
+import { monitor } from '../contract/fixtures.js'
 import { describePg, freshDatabase, freshSchema } from './pg.js'
 
 const run = (m: MonitorRecord, trigger: 'schedule' | 'manual' = 'schedule'): RunRecord => ({
