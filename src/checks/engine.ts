@@ -16,7 +16,7 @@ export async function runCheck(input: unknown, opts: CheckOptions = {}): Promise
   assertTargetAllowed(url, { allowPrivateTargets: opts.allowPrivateTargets })
   const result = await probe(url, opts)
   // the lab measures what the estimate would judge: a 2xx HTML page (Lighthouse follows the same redirects)
-  if (opts.lab && measurable(result)) result.lab = await opts.lab.measure(url.href)
+  if (opts.lab && measurable(result)) result.lab = await opts.lab.measure(url.href, opts.labOwner)
   return {
     ...evaluate(result, new Date(result.startedAt)),
     startedAt: startedAt.toISOString(),

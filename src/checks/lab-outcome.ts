@@ -31,8 +31,11 @@ export interface LabMeasured {
   queuedMs: number
 }
 
-/** Why a lab run gave no measurement; the signal falls back to the estimate and says so. */
-export type LabFallbackReason = 'timeout' | 'crashed' | 'failed'
+/**
+ * Why a lab run gave no measurement; the signal falls back to the estimate and says so. `busy`:
+ * no slot was free within the wait bound, or the account already had its share of runs waiting.
+ */
+export type LabFallbackReason = 'timeout' | 'crashed' | 'failed' | 'busy'
 
 export interface LabFallback {
   method: 'estimate'
@@ -45,9 +48,12 @@ export interface LabFallback {
 
 export type LabOutcome = LabMeasured | LabFallback
 
-/** What the engine needs from the lab: measure a URL, never reject. */
+/**
+ * What the engine needs from the lab: measure a URL, never reject. `owner` is the account the check
+ * is for: the lab shares its slots fairly between owners (src/lab/fair-share.ts).
+ */
 export interface LabRunner {
-  measure(url: string): Promise<LabOutcome>
+  measure(url: string, owner?: string): Promise<LabOutcome>
 }
 
 export interface LabOptions {
@@ -57,9 +63,20 @@ export interface LabOptions {
   concurrency?: number
   /** One run's budget, ms (default 45,000); past it the run is stopped and the estimate is used. */
   timeoutMs?: number
+  /** Slots one account holds at once (default: all but one, at least 1). */
+  perUser?: number
+  /** Runs one account may have waiting for a slot (default 3); past it a check uses the estimate at once. */
+  queuePerUser?: number
+  /** The longest a run waits for a slot, ms (default: the run's timeout + 15 s); then the estimate. */
+  queueWaitMs?: number
   /** Lift the SSRF guard for the browser's requests too (intranet self-hosting, tests). */
   allowPrivateTargets?: boolean
   log?: (line: string) => void
 }
 
-export const LAB_DEFAULTS = { concurrency: 1, timeoutMs: 45_000 } as const
+export const LAB_DEFAULTS = {
+  concurrency: 1,
+  timeoutMs: 45_000,
+  queuePerUser: 3,
+  queueWaitMarginMs: 15_000,
+} as const

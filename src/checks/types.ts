@@ -22,6 +22,8 @@ export interface CheckOptions {
   signal?: AbortSignal
   /** Measure performance in the lab browser (src/lab/) when the page is an HTML page; else the estimate only. */
   lab?: LabRunner
+  /** The account the check is for: the lab shares its browsers fairly between accounts. */
+  labOwner?: string
 }
 
 /** One finding inside a signal, with a severity from which summary and risk are derived. */

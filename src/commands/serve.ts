@@ -120,7 +120,7 @@ Faults: every wait on PostgreSQL and Redis is bounded (--db-query-timeout, --db-
     }),
     'lab-concurrency': Flags.integer({
       description:
-        'Lab runs at once, each in a warm Chromium of its own (about 560 MB PSS each); further runs wait in a queue.',
+        'Lab runs at once, each in a warm Chromium of its own (about 560 MB PSS each); further runs wait, each account in its own queue, served in turn.',
       default: 1,
       min: 1,
       max: 8,
@@ -130,6 +130,18 @@ Faults: every wait on PostgreSQL and Redis is bounded (--db-query-timeout, --db-
       default: 45,
       min: 5,
       max: 300,
+    }),
+    'lab-per-user': Flags.integer({
+      description:
+        'Lab runs one account may have at once (default: all but one of --lab-concurrency, at least 1), so other accounts always find a browser.',
+      min: 1,
+      max: 8,
+    }),
+    'lab-queue-wait': Flags.integer({
+      description:
+        'Seconds a check waits for a free lab browser before it falls back to the estimate and says so (default: --lab-timeout + 15); an account with 3 runs waiting gets the estimate at once.',
+      min: 1,
+      max: 600,
     }),
     signup: Flags.string({
       description:
@@ -295,6 +307,8 @@ Faults: every wait on PostgreSQL and Redis is bounded (--db-query-timeout, --db-
               browser: flags['lab-browser'],
               concurrency: flags['lab-concurrency'],
               timeoutMs: flags['lab-timeout'] * 1000,
+              perUser: flags['lab-per-user'],
+              queueWaitMs: flags['lab-queue-wait'] === undefined ? undefined : flags['lab-queue-wait'] * 1000,
             }
           : undefined,
         monitors: {

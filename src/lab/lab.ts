@@ -2,19 +2,21 @@
  * The lab: Lighthouse 12.8 (performance category, mobile, simulated throttling: its defaults) in
  * a pool of `concurrency` slots, each a warm Chromium of its own with a worker thread running
  * Lighthouse (src/lab/slot.ts), a fresh browser context per run; at most `concurrency` runs at
- * once (p-limit queues the rest, first come first served). A run that throws, crashes its browser
- * or outlives its timeout gives a LabFallback instead of a measurement — never an exception — and
- * a browser that died or held a stopped run is replaced before its slot's next run.
+ * once, shared fairly between accounts with a bounded wait (src/lab/fair-share.ts). A run that
+ * throws, crashes its browser, outlives its timeout or finds no slot in time gives a LabFallback
+ * instead of a measurement — never an exception — and a browser that died or held a stopped run
+ * is replaced before its slot's next run.
  *
  * Lighthouse 12.8 rather than 13: 13.x requires Node ≥ 22.19 and the service runs on Node 20, 22
  * and 24; 12.8 scores with the same metric weights and curves (scoring.md §2).
  */
 import { performance } from 'node:perf_hooks'
-import pLimit from 'p-limit'
 import { findChromium } from './browser.js'
+import { FairShare, type Grant } from './fair-share.js'
 import type { RunReply } from './lighthouse-run.js'
 import { startGuardedProxy, type GuardedProxy } from './proxy.js'
-import { Slot, type SlotResult } from './slot.js'
+import { decideSandbox, sandboxFacts } from './sandbox.js'
+import { Slot, type LabSlot, type SlotResult } from './slot.js'
 import {
   LAB_DEFAULTS,
   type LabFallback,
@@ -37,32 +39,38 @@ export interface LabStats {
   queued: number
 }
 
+/** The owner of a run that names none (a check outside any account): one share among the others. */
+const NO_OWNER = ''
+
 export class Lab {
-  private readonly slots: Slot[]
-  private readonly idle: Slot[]
   private closed = false
-  private readonly limit: ReturnType<typeof pLimit>
+  private readonly share: FairShare<LabSlot>
   readonly timeoutMs: number
   /** Runs at once: one per slot. */
   readonly concurrency: number
-  private readonly counts = { runs: 0, measured: 0, active: 0, queued: 0 }
-  private readonly fallbacks: Record<LabFallbackReason, number> = { timeout: 0, crashed: 0, failed: 0 }
-  private readonly log: (line: string) => void
+  private readonly queuePerUser: number
+  private readonly counts = { runs: 0, measured: 0, active: 0 }
+  private readonly fallbacks: Record<LabFallbackReason, number> = {
+    timeout: 0,
+    crashed: 0,
+    failed: 0,
+    busy: 0,
+  }
 
-  private constructor(
-    readonly browserPath: string,
-    private readonly proxy: GuardedProxy,
-    opts: LabOptions,
+  /** `Lab.start` builds the real slots; tests give slots of their own (fake lab work). */
+  constructor(
+    private readonly slots: LabSlot[],
+    private readonly proxy: Pick<GuardedProxy, 'refused' | 'close'>,
+    opts: Omit<LabOptions, 'browser' | 'concurrency'>,
   ) {
-    this.concurrency = Math.max(1, Math.floor(opts.concurrency ?? LAB_DEFAULTS.concurrency))
+    this.concurrency = slots.length
     this.timeoutMs = opts.timeoutMs ?? LAB_DEFAULTS.timeoutMs
-    this.limit = pLimit(this.concurrency)
-    this.log = opts.log ?? (() => {})
-    this.slots = Array.from(
-      { length: this.concurrency },
-      () => new Slot(browserPath, proxy.address, this.log),
-    )
-    this.idle = [...this.slots]
+    this.queuePerUser = Math.max(0, Math.floor(opts.queuePerUser ?? LAB_DEFAULTS.queuePerUser))
+    this.share = new FairShare(slots, {
+      perOwner: Math.max(1, Math.floor(opts.perUser ?? this.concurrency - 1)),
+      queuePerOwner: this.queuePerUser,
+      maxWaitMs: opts.queueWaitMs ?? this.timeoutMs + LAB_DEFAULTS.queueWaitMarginMs,
+    })
   }
 
   /** Finds (for 'auto') and starts the browsers, so a wrong path stops `serve` at once. */
@@ -72,8 +80,14 @@ export class Lab {
       throw new LabStartError(
         '--lab-browser auto found no Chromium or Chrome: install one (e.g. apt-get install chromium) or pass its path',
       )
+    const log = opts.log ?? (() => {})
+    const decided = decideSandbox(sandboxFacts(path))
+    if (!decided.sandbox) log(`lab: Chromium runs without its sandbox: ${decided.why}`)
     const proxy = await startGuardedProxy({ allowPrivateTargets: opts.allowPrivateTargets === true })
-    const lab = new Lab(path, proxy, opts)
+    const spec = { path, proxyAddress: proxy.address, sandbox: decided.sandbox }
+    const concurrency = Math.max(1, Math.floor(opts.concurrency ?? LAB_DEFAULTS.concurrency))
+    const slots = Array.from({ length: concurrency }, () => new Slot(spec, proxy.credential, log))
+    const lab = new Lab(slots, proxy, opts)
     try {
       await Promise.all(lab.slots.map((s) => s.warmUp()))
     } catch (err) {
@@ -86,6 +100,7 @@ export class Lab {
   get stats(): LabStats {
     return {
       ...this.counts,
+      queued: this.share.queued,
       fallbacks: { ...this.fallbacks },
       restarts: this.slots.reduce((n, s) => n + s.restarts, 0),
     }
@@ -106,32 +121,19 @@ export class Lab {
     return this.proxy.refused
   }
 
-  /** Measures `url`; resolves with a measurement or a fallback, never rejects. */
-  measure(url: string): Promise<LabOutcome> {
-    const queuedAt = performance.now()
-    this.counts.queued++
-    return this.limit(async () => {
-      this.counts.queued--
-      this.counts.active++
-      // the limit lets no more runs through than there are slots, so one is idle; lowest first
-      const slot = this.idle.sort((a, b) => this.slots.indexOf(a) - this.slots.indexOf(b)).shift()!
-      const queuedMs = Math.round(performance.now() - queuedAt)
-      try {
-        const outcome = await this.runOn(slot, url, queuedMs)
-        this.counts.runs++
-        if (outcome.method === 'lab') this.counts.measured++
-        else this.fallbacks[outcome.fallback]++
-        return outcome
-      } finally {
-        this.idle.push(slot)
-        this.counts.active--
-      }
-    })
+  /** Measures `url` for `owner`'s check; resolves with a measurement or a fallback, never rejects. */
+  async measure(url: string, owner: string = NO_OWNER): Promise<LabOutcome> {
+    const grant = await this.share.acquire(owner)
+    const outcome = 'refused' in grant ? this.refusal(grant) : await this.runGranted(grant, url)
+    this.counts.runs++
+    if (outcome.method === 'lab') this.counts.measured++
+    else this.fallbacks[outcome.fallback]++
+    return outcome
   }
 
   async close(): Promise<void> {
     this.closed = true
-    this.limit.clearQueue()
+    this.share.close()
     await Promise.all(this.slots.map((s) => s.close()))
     await this.proxy.close()
   }
@@ -141,7 +143,31 @@ export class Lab {
     this.slots[index]?.kill()
   }
 
-  private async runOn(slot: Slot, url: string, queuedMs: number): Promise<LabOutcome> {
+  private async runGranted(
+    grant: Extract<Grant<LabSlot>, { slot: LabSlot }>,
+    url: string,
+  ): Promise<LabOutcome> {
+    this.counts.active++
+    try {
+      return await this.runOn(grant.slot, url, grant.waitedMs)
+    } finally {
+      grant.release()
+      this.counts.active--
+    }
+  }
+
+  private refusal(grant: Extract<Grant<LabSlot>, { refused: string }>): LabFallback {
+    const wait = { durationMs: 0, queuedMs: grant.waitedMs }
+    if (grant.refused === 'closed')
+      return { method: 'estimate', fallback: 'failed', reason: 'the lab is closed', ...wait }
+    const reason =
+      grant.refused === 'queue_full'
+        ? `this account already has ${this.queuePerUser} lab runs waiting for a browser`
+        : `no lab browser was free within ${Math.round(grant.waitedMs / 1000)} s`
+    return { method: 'estimate', fallback: 'busy', reason, ...wait }
+  }
+
+  private async runOn(slot: LabSlot, url: string, queuedMs: number): Promise<LabOutcome> {
     const started = performance.now()
     const fail = (fallback: LabFallbackReason, reason: string): LabFallback => ({
       method: 'estimate',

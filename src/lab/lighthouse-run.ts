@@ -12,6 +12,7 @@
 import lighthouse, { type Config, type Flags } from 'lighthouse'
 import defaultConfig from 'lighthouse/core/config/default-config.js'
 import type { Browser } from 'puppeteer-core'
+import type { ProxyCredential } from './proxy.js'
 
 /** The weighted metrics the signal reports, by Lighthouse audit id. */
 export const METRIC_AUDITS = {
@@ -55,11 +56,19 @@ export type RunReply =
     }
   | { ok: false; error: string }
 
-/** Runs Lighthouse on `url` in a new context of `browser`, closed afterwards. */
-export async function runLighthouse(browser: Browser, url: string): Promise<RunReply> {
+/**
+ * Runs Lighthouse on `url` in a new context of `browser`, closed afterwards; the page answers the
+ * lab proxy's challenge with `proxy` (src/lab/proxy.ts).
+ */
+export async function runLighthouse(
+  browser: Browser,
+  url: string,
+  proxy: ProxyCredential,
+): Promise<RunReply> {
   const context = await browser.createBrowserContext()
   try {
     const page = await context.newPage()
+    await page.authenticate(proxy)
     const result = await lighthouse(url, FLAGS, LAB_CONFIG, page)
     const lhr = result?.lhr
     if (!lhr) return { ok: false, error: 'Lighthouse returned no report' }

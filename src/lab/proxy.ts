@@ -11,14 +11,29 @@
  * (plain http) or a refused tunnel (https), which the page sees as a network error. Public
  * third-party hosts stay reachable: a page's CDN and fonts are part of what its visitors load.
  * `--allow-private-targets` lifts the guard here exactly as it does for checks.
+ *
+ * Only the lab's own browser may use it: every request and tunnel must carry the proxy's
+ * credential (Proxy-Authorization Basic, a random user and password made when the proxy starts,
+ * never written anywhere); without it the answer is 407. Chromium takes no proxy credential on its
+ * command line, so the lab's worker answers the browser's proxy challenge through CDP
+ * (puppeteer's page.authenticate, src/lab/lighthouse-run.ts).
  */
+import { randomBytes, timingSafeEqual } from 'node:crypto'
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http'
 import { connect, type AddressInfo, type Socket } from 'node:net'
 import { assertTargetAllowed, createGuardedLookup } from '../checks/guard.js'
 
+/** The proxy's credential, for the browser's answer to its 407 challenge. */
+export interface ProxyCredential {
+  username: string
+  password: string
+}
+
 export interface GuardedProxy {
   /** `127.0.0.1:PORT`, for Chromium's --proxy-server. */
   readonly address: string
+  /** What a request must carry (Proxy-Authorization Basic); made anew for each proxy. */
+  readonly credential: ProxyCredential
   /** Requests refused so far (for logs and tests). */
   readonly refused: string[]
   close(): Promise<void>
@@ -51,8 +66,17 @@ export async function startGuardedProxy(opts: { allowPrivateTargets: boolean }):
     if (refused.length < 100) refused.push(what)
   }
   const sockets = new Set<Socket>()
+  const credential: ProxyCredential = {
+    username: `lab-${randomBytes(6).toString('hex')}`,
+    password: randomBytes(24).toString('base64url'),
+  }
+  const authorized = isAuthorized(credential)
 
   const server: Server = createServer((req, res) => {
+    if (!authorized(req)) {
+      res.writeHead(407, { 'proxy-authenticate': CHALLENGE, 'content-type': 'text/plain' }).end()
+      return
+    }
     let url: URL
     try {
       url = new URL(req.url ?? '')
@@ -80,6 +104,12 @@ export async function startGuardedProxy(opts: { allowPrivateTargets: boolean }):
     sockets.add(client)
     client.on('close', () => sockets.delete(client))
     client.on('error', () => client.destroy())
+    if (!authorized(req)) {
+      client.end(
+        `HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: ${CHALLENGE}\r\nContent-Length: 0\r\n\r\n`,
+      )
+      return
+    }
     let target: URL
     try {
       target = new URL(`https://${req.url ?? ''}`)
@@ -122,11 +152,25 @@ export async function startGuardedProxy(opts: { allowPrivateTargets: boolean }):
   const { port } = server.address() as AddressInfo
   return {
     address: `127.0.0.1:${port}`,
+    credential,
     refused,
     async close() {
       for (const s of sockets) s.destroy()
       await new Promise<void>((resolve) => server.close(() => resolve()))
     },
+  }
+}
+
+const CHALLENGE = 'Basic realm="sitehealth lab"'
+
+/** True for a request that carries the credential (compared in constant time). */
+function isAuthorized(credential: ProxyCredential): (req: IncomingMessage) => boolean {
+  const expected = Buffer.from(
+    `Basic ${Buffer.from(`${credential.username}:${credential.password}`).toString('base64')}`,
+  )
+  return (req) => {
+    const given = Buffer.from(req.headers['proxy-authorization'] ?? '')
+    return given.length === expected.length && timingSafeEqual(given, expected)
   }
 }
 

@@ -5,8 +5,9 @@
  * (timeout) is too. Never rejects a run: it answers with the reply or why there is none.
  */
 import { Worker } from 'node:worker_threads'
-import { launchBrowser, type WarmBrowser } from './browser.js'
+import { launchBrowser, type LaunchSpec, type WarmBrowser } from './browser.js'
 import type { RunReply } from './lighthouse-run.js'
+import type { ProxyCredential } from './proxy.js'
 import type { RunRequest } from './worker.js'
 
 /** How long a run may take to report after its browser died, before its worker is stopped. */
@@ -14,6 +15,16 @@ const CRASH_GRACE_MS = 10_000
 
 export type SlotResult =
   RunReply | { ok: false; timeout: true } | { ok: false; crashed: true; error?: string }
+
+/** What the lab needs of a slot (the Slot below; tests give fake ones). */
+export interface LabSlot {
+  readonly browserPid: number | null
+  readonly restarts: number
+  warmUp(): Promise<void>
+  run(url: string, timeoutMs: number): Promise<SlotResult>
+  kill(): void
+  close(): Promise<void>
+}
 
 /**
  * The worker's compiled file: next to this module when running from dist/, and dist/lab/worker.js
@@ -24,10 +35,12 @@ function workerFile(): URL {
   return here.endsWith('.ts') ? new URL('../../dist/lab/worker.js', here) : new URL('./worker.js', here)
 }
 
-export class Slot {
+export class Slot implements LabSlot {
   private warm: WarmBrowser | null = null
   private launching: Promise<WarmBrowser> | null = null
   private worker: Worker | null = null
+  /** The worker holding a link to the current browser's pipe, and that browser. */
+  private linked: { worker: Worker; warm: WarmBrowser } | null = null
   private nextId = 1
   private pending = new Map<number, (reply: RunReply) => void>()
   /** Browsers started after the first (the first one dies or is replaced). */
@@ -35,8 +48,8 @@ export class Slot {
   private started = false
 
   constructor(
-    private readonly browserPath: string,
-    private readonly proxyAddress: string,
+    private readonly spec: LaunchSpec,
+    private readonly proxy: ProxyCredential,
     private readonly log: (line: string) => void,
   ) {}
 
@@ -75,7 +88,10 @@ export class Slot {
       onExit = () => resolve('died')
       warm.onExit(onExit)
     })
-    worker.postMessage({ id, url, browserURL: warm.browserURL } satisfies RunRequest)
+    // the worker gets a link to the browser's pipe once per browser (a new one after a restart)
+    const link = this.linked?.worker === worker && this.linked.warm === warm ? undefined : warm.connect()
+    this.linked = { worker, warm }
+    worker.postMessage({ id, url, link, proxy: this.proxy } satisfies RunRequest, link ? [link] : [])
     try {
       const first = await Promise.race([reply, timedOut, died])
       if (first === 'timeout') {
@@ -122,7 +138,11 @@ export class Slot {
       this.pending.get(id)?.(reply as RunReply)
     })
     const gone = (why: string) => {
-      if (this.worker === worker) this.worker = null
+      if (this.worker === worker) {
+        // its link to the browser's pipe went with it: the next run starts both anew
+        this.worker = null
+        void this.replaceBrowser('its worker stopped')
+      }
       for (const resolve of this.pending.values()) resolve({ ok: false, error: why })
       this.pending.clear()
     }
@@ -154,7 +174,7 @@ export class Slot {
       this.log('lab: the browser died; starting a new one')
       await dead.close().catch(() => {})
     }
-    this.launching ??= launchBrowser(this.browserPath, this.proxyAddress).finally(() => {
+    this.launching ??= launchBrowser(this.spec).finally(() => {
       this.launching = null
     })
     const warm = await this.launching

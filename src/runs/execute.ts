@@ -82,6 +82,7 @@ export async function execute(
             allowPrivateTargets: deps.allowPrivateTargets,
             totalTimeoutMs: deps.checkTimeoutMs,
             lab: how.pagespeed === 'lab' ? deps.lab : undefined,
+            labOwner: userId,
           })
       observe('saved')
       return report

@@ -1,5 +1,6 @@
-// The lab (src/lab/): Lighthouse 12.8 in a real Chromium, a fresh context per run, falling back
-// to the estimate on a timeout or a killed browser, never rejecting.
+// The lab (src/lab/): Lighthouse 12.8 in a real Chromium driven over a pipe, a fresh context per
+// run, falling back to the estimate on a timeout or a killed browser, never rejecting.
+import { readFile } from 'node:fs/promises'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { Lab } from '../../src/lab/index.js'
 import { describeLab, labSite, page } from './helpers.js'
@@ -8,6 +9,7 @@ describeLab('lab runs in Chromium', () => {
   let lab: Lab
   let site: Awaited<ReturnType<typeof labSite>>
   const hang: Array<() => void> = []
+  const logged: string[] = []
 
   beforeAll(async () => {
     site = await labSite((req, res) => {
@@ -26,7 +28,12 @@ describeLab('lab runs in Chromium', () => {
       else return false
       return true
     })
-    lab = await Lab.start({ browser: 'auto', allowPrivateTargets: true, timeoutMs: 90_000 })
+    lab = await Lab.start({
+      browser: 'auto',
+      allowPrivateTargets: true,
+      timeoutMs: 90_000,
+      log: (line) => logged.push(line),
+    })
   }, 60_000)
 
   afterAll(async () => {
@@ -55,7 +62,22 @@ describeLab('lab runs in Chromium', () => {
     expect(storage.every((s) => s.path === '/storage?none')).toBe(true)
   }, 240_000)
 
-  it('measures two checks asked for at once with --lab-concurrency 2, each in a browser of its own', async () => {
+  it('talks to Chromium over a pipe, not a TCP port; keeps the sandbox unless it cannot, and then says why', async () => {
+    const args = (await readFile(`/proc/${lab.browserPid}/cmdline`, 'utf8')).split('\0')
+    expect(args).toContain('--remote-debugging-pipe')
+    expect(args.filter((a) => a.startsWith('--remote-debugging-port'))).toEqual([])
+    const without = logged.filter((l) => l.includes('without its sandbox'))
+    if (process.getuid?.() === 0) {
+      // Chromium refuses its sandbox as root (CI runs as root): once, with the reason
+      expect(args).toContain('--no-sandbox')
+      expect(without).toEqual([expect.stringMatching(/serve runs as root/)])
+    } else {
+      expect(args).not.toContain('--no-sandbox')
+      expect(without).toEqual([])
+    }
+  })
+
+  it("measures two accounts' checks asked for at once with --lab-concurrency 2, each in a browser of its own", async () => {
     const two = await Lab.start({
       browser: 'auto',
       allowPrivateTargets: true,
@@ -68,7 +90,10 @@ describeLab('lab runs in Chromium', () => {
       expect(pids.every((p) => typeof p === 'number')).toBe(true)
       expect(new Set(pids).size).toBe(2)
       // before: one browser, one process: TRACING_ALREADY_STARTED or a missing Lighthouse mark, so a fallback
-      const outcomes = await Promise.all([two.measure(site.url('/read')), two.measure(site.url('/set'))])
+      const outcomes = await Promise.all([
+        two.measure(site.url('/read'), 'a'),
+        two.measure(site.url('/set'), 'b'),
+      ])
       expect(outcomes.map((o) => o.method)).toEqual(['lab', 'lab'])
       // both ran at once: neither waited in the queue for the other
       expect(outcomes.every((o) => o.queuedMs < 1000)).toBe(true)
@@ -85,8 +110,8 @@ describeLab('lab runs in Chromium', () => {
       timeoutMs: 120_000,
     })
     try {
-      const doomed = two.measure(site.url('/hang')) // the lowest idle slot: 0
-      const other = two.measure(site.url('/read')) // slot 1
+      const doomed = two.measure(site.url('/hang'), 'a') // the lowest idle slot: 0
+      const other = two.measure(site.url('/read'), 'b') // slot 1
       await new Promise((r) => setTimeout(r, 1500))
       const [pid0, pid1] = two.browserPids
       await two.killBrowser(0)
@@ -95,7 +120,10 @@ describeLab('lab runs in Chromium', () => {
       expect(b.method).toBe('lab')
       expect(two.browserPids[1]).toBe(pid1)
 
-      const again = await Promise.all([two.measure(site.url('/read')), two.measure(site.url('/read'))])
+      const again = await Promise.all([
+        two.measure(site.url('/read'), 'a'),
+        two.measure(site.url('/read'), 'b'),
+      ])
       expect(again.map((o) => o.method)).toEqual(['lab', 'lab'])
       expect(two.browserPids[0]).not.toBe(pid0)
       expect(two.stats.restarts).toBe(1)

@@ -17,7 +17,7 @@ export function withLab(estimated: Signal, lab: LabOutcome | undefined): Signal 
   if (lab.method === 'estimate') {
     return {
       ...estimated,
-      message: `${estimated.message}; the lab run ${FALLBACK_WORDS[lab.fallback]}, so this is the estimate`,
+      message: `${estimated.message}; ${FALLBACK_WORDS[lab.fallback]}, so this is the estimate`,
       findings: [
         ...estimated.findings,
         {
@@ -59,7 +59,8 @@ export function withLab(estimated: Signal, lab: LabOutcome | undefined): Signal 
 }
 
 const FALLBACK_WORDS = {
-  timeout: 'timed out',
-  crashed: 'crashed the browser',
-  failed: 'failed',
+  timeout: 'the lab run timed out',
+  crashed: 'the lab run crashed the browser',
+  failed: 'the lab run failed',
+  busy: 'the lab browser was busy',
 } as const
