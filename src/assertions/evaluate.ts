@@ -7,7 +7,7 @@
  * MAX_RESULT_CHARS of JSON, so comparing it is bounded too. An assertion that cannot be evaluated
  * (a path past a limit) fails, whatever its comparison, and says why in `actual`.
  */
-import { queryJson } from './jsonpath.js'
+import { queryJson, RunAllowance } from './jsonpath.js'
 import {
   NUMERIC_SOURCES,
   type Assertion,
@@ -40,8 +40,8 @@ class Unjudgeable {
 }
 
 /** The value a JSONPath selects: nothing, one value, or the list; too much text is Unjudgeable. */
-function selected(path: string, doc: unknown): unknown {
-  const found = queryJson(path, doc)
+function selected(path: string, doc: unknown, run: RunAllowance): unknown {
+  const found = queryJson(path, doc, run)
   if (!found.ok) return new Unjudgeable(found.error)
   let chars = 0
   const sizes = new Map<unknown, number>()
@@ -60,8 +60,14 @@ function selected(path: string, doc: unknown): unknown {
   return found.values.length === 1 ? found.values[0] : found.values
 }
 
-/** Reads the value an assertion looks at. `json` caches the parsed body per subject. */
-function valueOf(a: Assertion, s: AssertionSubject, json: () => { ok: boolean; value: unknown }): unknown {
+/** The parsed body (parsed once per subject) and what its queries may still spend. */
+interface JsonBody {
+  parse: () => { ok: boolean; value: unknown }
+  run: RunAllowance
+}
+
+/** Reads the value an assertion looks at. */
+function valueOf(a: Assertion, s: AssertionSubject, body: JsonBody): unknown {
   switch (a.source) {
     case 'status_code':
       return s.status_code
@@ -76,8 +82,8 @@ function valueOf(a: Assertion, s: AssertionSubject, json: () => { ok: boolean; v
     case 'header':
       return s.headers[(a.property ?? '').toLowerCase()] ?? null
     case 'json_body': {
-      const parsed = json()
-      return parsed.ok ? selected(a.property ?? '$', parsed.value) : null
+      const parsed = body.parse()
+      return parsed.ok ? selected(a.property ?? '$', parsed.value, body.run) : null
     }
   }
 }
@@ -157,18 +163,21 @@ function actualOf(v: unknown): AssertionActual {
 /** Judges every assertion on one answer, in order. */
 export function evaluateAssertions(list: readonly Assertion[], s: AssertionSubject): AssertionResult[] {
   let parsed: { ok: boolean; value: unknown } | undefined
-  const json = () => {
-    if (!parsed) {
-      try {
-        parsed = s.body === null ? { ok: false, value: null } : { ok: true, value: JSON.parse(s.body) }
-      } catch {
-        parsed = { ok: false, value: null }
+  const body: JsonBody = {
+    parse: () => {
+      if (!parsed) {
+        try {
+          parsed = s.body === null ? { ok: false, value: null } : { ok: true, value: JSON.parse(s.body) }
+        } catch {
+          parsed = { ok: false, value: null }
+        }
       }
-    }
-    return parsed
+      return parsed
+    },
+    run: new RunAllowance(),
   }
   return list.map((a) => {
-    const v = valueOf(a, s, json)
+    const v = valueOf(a, s, body)
     return {
       source: a.source,
       property: a.property ?? null,

@@ -2,10 +2,12 @@
  * The JSONPath of `json_body` assertions: RFC 9535, evaluated by json-p3 with no code evaluation at
  * all (a filter is the standard's comparisons and functions, never JavaScript), with bounded work:
  *
- * - the document is read through a counting view: every member, element or key list read costs
+ * - the document is read through a counting view: every member, element or key read costs one
  *   (a long string one more per KiB), and a query that reads more than MAX_NODES stops;
  * - `match()` and `search()` run in RE2 (re2js, linear time), and each call costs the pattern's
  *   program size times the characters it reads, at most MAX_REGEX_WORK a query;
+ * - the queries of one run share RUN_MAX_NODES and RUN_MAX_REGEX_WORK, so 20 assertions cost at
+ *   most two and a half times one;
  * - the standard's descendant depth limit of json-p3 (50) stays on.
  *
  * Evaluation is synchronous, so the budget of the query running now is a module variable.
@@ -24,6 +26,9 @@ import { RE2JS, RE2JSException } from 're2js'
 export const MAX_NODES = 10_000
 /** Regular-expression work one query may do: program size × characters read. */
 export const MAX_REGEX_WORK = 2_000_000
+/** What the queries of one run (all its assertions, up to 20) may spend together. */
+export const RUN_MAX_NODES = 25_000
+export const RUN_MAX_REGEX_WORK = 5_000_000
 /** The longest pattern match() or search() compiles (a pattern may come from the document). */
 export const MAX_PATTERN = 1000
 
@@ -34,30 +39,52 @@ export class JsonPathLimitError extends Error {
 
 const thousands = (n: number) => n.toLocaleString('en-US')
 
+/** What the queries of one run have left to spend; each query takes its share from it. */
+export class RunAllowance {
+  nodes = RUN_MAX_NODES
+  regex = RUN_MAX_REGEX_WORK
+}
+
 class Budget {
   private nodes = 0
   private regex = 0
+  private readonly maxNodes: number
+  private readonly maxRegex: number
   /** This query's compiled patterns (null: not a valid pattern). */
   readonly patterns = new Map<string, RE2JS | null>()
   /** Set once a limit is passed; every read after that throws again, whatever catches the first. */
   stopped: string | null = null
 
+  constructor(private readonly run: RunAllowance) {
+    this.maxNodes = Math.min(MAX_NODES, run.nodes)
+    this.maxRegex = Math.min(MAX_REGEX_WORK, run.regex)
+  }
+
   read(cost: number): void {
     this.nodes += cost
-    if (this.nodes > MAX_NODES) this.stop(`JSONPath visited more than ${thousands(MAX_NODES)} nodes`)
+    if (this.nodes > this.maxNodes) this.stop(`visited more than ${thousands(this.maxNodes)} nodes`)
   }
 
   scan(programSize: number, chars: number): void {
     this.regex += programSize * (chars + 1)
-    if (this.regex > MAX_REGEX_WORK)
+    if (this.regex > this.maxRegex)
       this.stop(
-        `JSONPath match()/search() needed more than ${thousands(MAX_REGEX_WORK)} steps (pattern size × text length)`,
+        `match()/search() needed more than ${thousands(this.maxRegex)} steps (pattern size × text length)`,
       )
   }
 
-  stop(message: string): never {
-    this.stopped ??= message
+  stop(what: string): never {
+    this.stopped ??=
+      this.maxNodes < MAX_NODES || this.maxRegex < MAX_REGEX_WORK
+        ? `JSONPath ${what}: this run's assertions had spent the rest of theirs`
+        : `JSONPath ${what}`
     throw new JsonPathLimitError(this.stopped)
+  }
+
+  /** Takes what this query spent from its run's allowance. */
+  settle(): void {
+    this.run.nodes -= Math.min(this.nodes, this.maxNodes)
+    this.run.regex -= Math.min(this.regex, this.maxRegex)
   }
 }
 
@@ -154,8 +181,11 @@ function compileCached(path: string): JSONPathQuery {
 
 export type JsonPathOutcome = { ok: true; values: unknown[] } | { ok: false; error: string }
 
-/** The values `path` selects in `doc`, or why it could not be evaluated (syntax, or a limit). */
-export function queryJson(path: string, doc: unknown): JsonPathOutcome {
+/**
+ * The values `path` selects in `doc`, or why it could not be evaluated (syntax, or a limit); the
+ * work is charged to `run` (the assertions of one run share one).
+ */
+export function queryJson(path: string, doc: unknown, run = new RunAllowance()): JsonPathOutcome {
   let query: JSONPathQuery
   try {
     query = compileCached(path)
@@ -163,7 +193,7 @@ export function queryJson(path: string, doc: unknown): JsonPathOutcome {
     if (e instanceof JSONPathError) return { ok: false, error: `invalid JSONPath: ${e.message}` }
     throw e
   }
-  const budget = new Budget()
+  const budget = new Budget(run)
   const { view, unwrap } = countingView(doc as JSONValue, budget)
   active = budget
   try {
@@ -177,5 +207,6 @@ export function queryJson(path: string, doc: unknown): JsonPathOutcome {
     throw e
   } finally {
     active = null
+    budget.settle()
   }
 }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { evaluateAssertions, type AssertionSubject } from '../../src/assertions/index.js'
+import { MAX_NODES } from '../../src/assertions/jsonpath.js'
 import { Assertion, type Assertion as A } from '../../src/contract/index.js'
 import { hostileJsonPaths, markerJs } from '../helpers/hostile-jsonpath.js'
 
@@ -95,5 +96,92 @@ describe('json_body JSONPath is RFC 9535', () => {
     const r = json('$.items[?(@.id === 7)]', 'is_empty', doc)
     expect(r.passed).toBe(false)
     expect(r.actual).toMatch(/^invalid JSONPath/)
+  })
+})
+
+describe('json_body work is bounded (issue 31)', () => {
+  const nest = (depth: number, leaf: unknown = 'x'): unknown => {
+    let v = leaf
+    for (let i = 0; i < depth; i++) v = [v]
+    return v
+  }
+
+  it('a query that would read more than 10,000 nodes stops and fails, whatever its comparison', () => {
+    // each [0,0,…] segment multiplies the node list by eight: 8^20 nodes without a cap
+    const path = '$' + '[0,0,0,0,0,0,0,0]'.repeat(20)
+    for (const comparison of ['is_empty', 'not_empty'] as const)
+      expect(json(path, comparison, nest(25))).toMatchObject({
+        passed: false,
+        actual: `JSONPath visited more than ${MAX_NODES.toLocaleString('en-US')} nodes`,
+      })
+    // evaluated directly (the contract refuses it at input), `..*` four times stops too
+    expect(json('$..*..*..*..x', 'is_empty', nest(45)).actual).toMatch(/visited more than 10,000 nodes/)
+  })
+
+  it('reads within the cap are answered, and the cap is per query', () => {
+    const doc = { items: Array.from({ length: 1000 }, (_, i) => ({ name: `n${i}` })) }
+    const results = evaluateAssertions(
+      [
+        { source: 'json_body', property: '$..name', comparison: 'contains', target: 'n999' },
+        { source: 'json_body', property: '$.items[*].name', comparison: 'contains', target: 'n0' },
+      ],
+      subject(doc),
+    )
+    expect(results.map((r) => r.passed)).toEqual([true, true])
+  })
+
+  it('the assertions of one run share 25,000 nodes, so twenty cost at most two and a half times one', () => {
+    const path = '$' + '[0,0,0,0,0,0,0,0]'.repeat(20)
+    const results = evaluateAssertions(
+      [
+        ...Array.from({ length: 3 }, () => ({
+          source: 'json_body' as const,
+          property: path,
+          comparison: 'is_empty' as const,
+        })),
+        { source: 'json_body', property: '$[0][0]', comparison: 'not_empty' },
+      ],
+      subject(nest(25)),
+    )
+    expect(results.map((r) => r.passed)).toEqual([false, false, false, false])
+    expect(results[0].actual).toBe('JSONPath visited more than 10,000 nodes')
+    expect(results[2].actual).toMatch(/more than 5,000 nodes: this run's assertions had spent the rest/)
+    expect(results[3].actual).toMatch(/this run's assertions had spent the rest/)
+  })
+
+  it("match() runs in linear time: '^(a+)+$' on a long 'aaa…a!' answers (a backtracking engine never would)", () => {
+    const doc = ['a'.repeat(20_000) + '!', 'aaaa']
+    expect(json("$[?match(@, '^(a+)+$')]", 'equals', doc, 'aaaa').passed).toBe(true)
+    expect(json("$[?search(@, '(a|aa)+b')]", 'is_empty', doc).passed).toBe(true)
+    expect(json("$[?match(@, '(a*)*b')]", 'is_empty', doc).passed).toBe(true)
+  })
+
+  it('regular-expression work is charged by pattern size × text and stops past its cap', () => {
+    const big = 'a'.repeat(200_000)
+    const r = json("$[?match(@, '[a-z]{1,1000}[a-z]{1,1000}!')]", 'is_empty', [big])
+    expect(r.passed).toBe(false)
+    expect(r.actual).toMatch(/match\(\)\/search\(\) needed more than 2,000,000 steps/)
+    // a pattern from the document is compiled only up to 1,000 characters
+    expect(json('$[?match(@.v, @.p)]', 'is_empty', [{ v: 'x', p: 'x'.repeat(1001) }]).actual).toMatch(
+      /pattern longer than 1000 characters/,
+    )
+  })
+
+  it('what a path selects is held to 1 MiB of JSON, each duplicate counted', () => {
+    const r = json('$[0,0,0,0,0,0]', 'contains', ['b'.repeat(200_000)], 'zzz')
+    expect(r).toMatchObject({ passed: false, actual: 'JSONPath selected more than 1024 KiB of JSON' })
+  })
+
+  it('a path with more than two descendant segments is refused as input, naming property', () => {
+    const bad = (property: string) =>
+      Assertion.safeParse({ source: 'json_body', property, comparison: 'not_empty' }).error?.issues[0]
+    expect(bad('$..*..*..*..x')).toMatchObject({
+      path: ['property'],
+      message: expect.stringMatching(/4 descendant segments/),
+    })
+    expect(bad('$..a..b..c')?.path).toEqual(['property'])
+    expect(bad('$..a..b')).toBeUndefined()
+    // `..` inside a name is not a segment
+    expect(bad("$..a['..b..']")).toBeUndefined()
   })
 })
