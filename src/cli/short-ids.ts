@@ -5,8 +5,8 @@
  */
 import { ApiError, type SitehealthClient } from '../client/client.js'
 import { UsageError } from './errors.js'
+import { isUuid } from '../shared/index.js'
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 /** At least 4 characters, so a typo rarely matches something else. */
 const TAIL = /^[0-9a-f-]{4,35}$/i
 
@@ -32,7 +32,7 @@ function notAnId(arg: string, what: string, lister: string): UsageError {
 }
 
 export async function resolveCheckId(client: Pick<SitehealthClient, 'recent'>, arg: string): Promise<string> {
-  if (UUID.test(arg)) return arg
+  if (isUuid(arg)) return arg
   if (!TAIL.test(arg)) throw notAnId(arg, 'check', 'sitehealth recent')
   const ids: string[] = []
   let cursor: string | undefined
@@ -47,7 +47,7 @@ export async function resolveCheckId(client: Pick<SitehealthClient, 'recent'>, a
 }
 
 export async function resolveKeyId(client: Pick<SitehealthClient, 'listKeys'>, arg: string): Promise<string> {
-  if (UUID.test(arg)) return arg
+  if (isUuid(arg)) return arg
   if (!TAIL.test(arg)) throw notAnId(arg, 'key', 'sitehealth keys list')
   const { keys } = await client.listKeys()
   return pick(
@@ -65,7 +65,7 @@ export async function resolveMonitorId(
   client: Pick<SitehealthClient, 'listMonitors'>,
   arg: string,
 ): Promise<string> {
-  if (UUID.test(arg)) return arg
+  if (isUuid(arg)) return arg
   if (!TAIL.test(arg)) throw notAnId(arg, 'monitor', 'sitehealth monitors list')
   const ids: string[] = []
   let cursor: string | undefined
@@ -82,7 +82,7 @@ export async function resolveMaintenanceId(
   client: Pick<SitehealthClient, 'listMaintenance'>,
   arg: string,
 ): Promise<string> {
-  if (UUID.test(arg)) return arg
+  if (isUuid(arg)) return arg
   if (!TAIL.test(arg)) throw notAnId(arg, 'maintenance window', 'sitehealth maintenance list')
   const { maintenance_windows } = await client.listMaintenance()
   return pick(
@@ -97,7 +97,7 @@ export async function resolveStatusPageId(
   client: Pick<SitehealthClient, 'listStatusPages'>,
   arg: string,
 ): Promise<string> {
-  if (UUID.test(arg)) return arg
+  if (isUuid(arg)) return arg
   if (!TAIL.test(arg)) throw notAnId(arg, 'status page', 'sitehealth status-pages list')
   const { status_pages } = await client.listStatusPages()
   return pick(

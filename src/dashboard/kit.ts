@@ -53,8 +53,6 @@ export interface PostAccess {
   admin?: boolean
 }
 
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-
 /** A route param (`/checks/:id`) as a string, '' when absent. */
 export function param(event: H3Event, name: string): string {
   return String(event.context.params?.[name] ?? '')

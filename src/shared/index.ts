@@ -2,6 +2,6 @@
 export { DueHeap } from './due-heap.js'
 export { deadline, type Deadline } from './deadline.js'
 export * from './secret-box.js'
-export { uuidv7 } from './uuid7.js'
+export { isUuid, uuidv7 } from './uuid7.js'
 export { fillRandom, randomHex } from './random-pool.js'
 export { fmtBytes, fmtDuration } from './units.js'

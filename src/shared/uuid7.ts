@@ -4,6 +4,14 @@
  */
 import { fillRandom } from './random-pool.js'
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/**
+ * Any UUID, any version, either case: what an id parameter or a stored id must look like (ids made
+ * here are UUIDv7, ids from elsewhere need not be). The one test of that in src/.
+ */
+export const isUuid = (s: string): boolean => UUID.test(s)
+
 const UUID7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
 
 export function uuidv7(ms: number): string {

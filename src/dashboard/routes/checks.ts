@@ -1,6 +1,7 @@
 /** The overview at `/` (or the sign-in page), the saved checks, and running a check. */
+import { isUuid } from '../../shared/index.js'
 import { seeOther } from '../http.js'
-import { field, param, SIGNED_UP_NOTICE, UUID, type Handler, type Kit, type Routes } from '../kit.js'
+import { field, param, SIGNED_UP_NOTICE, type Handler, type Kit, type Routes } from '../kit.js'
 import { signInPage } from '../pages/auth.js'
 import { checkPage, checksPage, overviewPage, runPage } from '../pages/checks.js'
 import { RunRefused, runForUser } from '../run.js'
@@ -44,7 +45,7 @@ export function checkRoutes(k: Kit): Routes {
 
   const checkOne = k.authed(async (event, s) => {
     const id = param(event, 'id')
-    const c = UUID.test(id) ? await store.checks.get(s.account.user_id, id.toLowerCase()) : undefined
+    const c = isUuid(id) ? await store.checks.get(s.account.user_id, id.toLowerCase()) : undefined
     if (!c) return k.notFound(event, s)
     return k.page(checkPage(k.ctx(event, s), c))
   })

@@ -14,6 +14,7 @@ import {
   type SavedCheck,
 } from '../../contract/index.js'
 import { judgeReport } from '../../monitors/index.js'
+import { isUuid } from '../../monitors/ids.js'
 import { runForUser } from '../../runs/index.js'
 import type { CheckRecord } from '../../store/types.js'
 import { parseWith, readJson } from '../body.js'
@@ -27,8 +28,6 @@ import type { RateLimiter } from '../rate-limit.js'
 
 export const USAGE_NOTE =
   'Each successful saved check costs 1 credit. Invalid or blocked URLs, failed checks and requests without enough credits cost nothing.'
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 export { DEFAULT_CAPACITY_WAIT_MS }
 
@@ -102,7 +101,7 @@ export function publicRoutes(
       GET: async (event: H3Event): Promise<SavedCheck> => {
         const key = await guard(event, 'api')
         const id = String(event.context.params?.id ?? '')
-        if (!UUID.test(id)) throw badRequest('The check id must be a UUID.')
+        if (!isUuid(id)) throw badRequest('The check id must be a UUID.')
         const check = await store.checks.get(key.user_id, id.toLowerCase())
         if (!check) throw notFound('No check with this id for this API key.')
         return savedView(check)

@@ -18,7 +18,8 @@
  */
 import { open, type FileHandle } from 'node:fs/promises'
 import { DAILY_RETENTION_DAYS, HOURLY_RETENTION_DAYS } from '../../contract/monitoring.js'
-import { BUCKET_MS, INCIDENT_RETENTION_MS } from '../rules/buckets.js'
+import { BUCKET_MS, contribution, incidentsKeptFrom } from '../rules/buckets.js'
+import { incidentChange } from '../rules/incidents.js'
 import type {
   IncidentRecord,
   RollupBucket,
@@ -129,27 +130,22 @@ export class LowdbHistory {
     }
     m.last = run.id
     const at = Date.parse(run.started_at)
-    m.hours.add(at, h, run)
-    m.days.add(at, h, run)
-    if (h.incident && 'open' in h.incident) {
-      if (!m.incidents.hasOpen())
-        m.incidents.push({
-          id: run.id,
-          monitor_id: run.monitor_id,
-          started_at: run.started_at,
-          ended_at: null,
-          cause: h.incident.open,
-        })
-    } else if (h.incident) {
-      m.incidents.close(run.started_at)
-      m.incidents.pruneBefore(at - INCIDENT_RETENTION_MS)
+    const c = contribution(run, h)
+    m.hours.add(at, c)
+    m.days.add(at, c)
+    const change = incidentChange(run, h)
+    if (change && 'open' in change) {
+      if (!m.incidents.hasOpen()) m.incidents.push(change.open)
+    } else if (change) {
+      m.incidents.close(change.close.ended_at)
+      m.incidents.pruneBefore(incidentsKeptFrom(at))
     }
   }
 
   /** Drops incidents closed before their retention at `now` (of monitors that stopped running too). */
   prune(now: number): number {
     let removed = 0
-    for (const m of this.byMonitor.values()) removed += m.incidents.pruneBefore(now - INCIDENT_RETENTION_MS)
+    for (const m of this.byMonitor.values()) removed += m.incidents.pruneBefore(incidentsKeptFrom(now))
     return removed
   }
 

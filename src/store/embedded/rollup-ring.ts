@@ -10,9 +10,8 @@
  * 32 bits, then a double) the first time a value does not fit. A 60 s monitor's hourly ring ends
  * at 8-bit counts, 16-bit sums and 32-bit response times, 12 bytes a slot where it was 36.
  */
-import { BUCKET_MS, RETENTION_MS, rollupMs } from '../rules/buckets.js'
-import type { RollupBucket, RollupGranularity, RunHistory } from '../history.js'
-import type { RunRecord } from '../run-log.js'
+import { BUCKET_MS, keptFrom, type Contribution } from '../rules/buckets.js'
+import type { RollupBucket, RollupGranularity } from '../history.js'
 
 type Column = Uint8Array | Uint16Array | Uint32Array | Float64Array
 
@@ -95,7 +94,7 @@ export class RollupRing {
 
   /** Runs and failed runs of `runs.length` buckets from bucket `first` into `runs` and `failed` (none: 0). */
   counts(first: number, runs: Uint32Array, failed: Uint32Array): void {
-    const oldest = Math.ceil((Date.now() - RETENTION_MS[this.g]) / BUCKET_MS[this.g])
+    const oldest = Math.ceil(keptFrom(this.g, Date.now()) / BUCKET_MS[this.g])
     for (let i = 0; i < runs.length; i++) {
       const b = first + i
       const s = b < oldest ? -1 : this.slotOf(b)
@@ -130,26 +129,21 @@ export class RollupRing {
     this.top = b
   }
 
-  add(ms: number, h: RunHistory, run: RunRecord): void {
+  /** Adds a run's contribution (rules/buckets.ts) to the bucket of `ms`. */
+  add(ms: number, c: Contribution): void {
     const b = Math.floor(ms / BUCKET_MS[this.g])
     if (b < 0 || b <= this.top - this.size) return // older than the ring reaches
     if (b > this.top) this.advance(b)
     const slot = b % this.size
     const o = slot * C
-    if (!h.counted) {
-      this.addC(o + EXCLUDED, 1)
-      return
-    }
-    this.addC(o + RUNS, 1)
-    if (!h.ok) {
-      this.addC(o + FAILED, 1)
-      this.addS(slot * S + DOWN, h.interval_seconds)
-    }
-    const rt = rollupMs(run.response_time_ms)
-    if (rt !== null && run.health_score !== null) {
-      this.addC(o + SAVED, 1)
-      this.addS(slot * S + HEALTH, run.health_score)
-      const x = this.rt[slot] + rt
+    if (c.runs) this.addC(o + RUNS, c.runs)
+    if (c.failed_runs) this.addC(o + FAILED, c.failed_runs)
+    if (c.excluded_runs) this.addC(o + EXCLUDED, c.excluded_runs)
+    if (c.saved_runs) this.addC(o + SAVED, c.saved_runs)
+    if (c.health_sum) this.addS(slot * S + HEALTH, c.health_sum)
+    if (c.downtime_seconds) this.addS(slot * S + DOWN, c.downtime_seconds)
+    if (c.response_ms_sum) {
+      const x = this.rt[slot] + c.response_ms_sum
       this.rt = fit(this.rt, x)
       this.rt[slot] = x
     }
@@ -174,7 +168,7 @@ export class RollupRing {
   range(fromMs: number, toMs: number): RollupBucket[] {
     const out: RollupBucket[] = []
     const size = BUCKET_MS[this.g]
-    fromMs = Math.max(fromMs, Date.now() - RETENTION_MS[this.g])
+    fromMs = Math.max(fromMs, keptFrom(this.g, Date.now()))
     const first = Math.max(Math.ceil(fromMs / size), this.top - this.size + 1, 0)
     const end = Math.min(Math.ceil(toMs / size), this.top + 1)
     for (let b = first; b < end; b++) {

@@ -19,11 +19,10 @@ import type {
   NewCheck,
   Reservation,
 } from '../types.js'
-import { uuidv7 } from '../../shared/uuid7.js'
+import { isUuid, uuidv7 } from '../../shared/uuid7.js'
 import { KeyedBatcher, type Each } from './batch.js'
 import type { Database } from './schema.js'
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const IMPORT_BATCH = 1000
 
 interface CheckRow {
@@ -231,7 +230,7 @@ export class PgChecks implements CheckStore {
   }
 
   async get(userId: string, id: string): Promise<CheckRecord | undefined> {
-    if (!UUID.test(id)) return undefined
+    if (!isUuid(id)) return undefined
     const row = await this.db
       .selectFrom('checks')
       .select(['id', 'user_id', 'created_ms', 'record'])

@@ -17,7 +17,8 @@
  * Incidents change only when the state crosses down.
  */
 import { sql, type Kysely, type RawBuilder } from 'kysely'
-import { BUCKET_MS, INCIDENT_RETENTION_MS, RETENTION_MS, rollupMs } from '../rules/buckets.js'
+import { BUCKET_MS, contribution, incidentsKeptFrom, keptFrom } from '../rules/buckets.js'
+import { incidentChange } from '../rules/incidents.js'
 import type {
   IncidentRecord,
   RollupBucket,
@@ -63,12 +64,9 @@ export function historySql(
 ): RawBuilder<unknown> {
   if (!h) return sql``
   const at = Date.parse(run.started_at)
-  const rt = rollupMs(run.response_time_ms)
-  const saved = h.counted && rt !== null && run.health_score !== null
-  const counted = h.counted ? 1 : 0
-  const failed = h.counted && !h.ok ? 1 : 0
-  const c = [counted, failed, 1 - counted, saved ? 1 : 0]
-  const s = [saved ? rt : 0, saved ? run.health_score! : 0, failed * h.interval_seconds]
+  const k = contribution(run, h)
+  const c = [k.runs, k.failed_runs, k.excluded_runs, k.saved_runs]
+  const s = [k.response_ms_sum, k.health_sum, k.downtime_seconds]
   const hour = blockOf(at, 'hour')
   const day = blockOf(at, 'day')
   // the slot's first value in each array, 1-based, by the row's granularity
@@ -81,8 +79,9 @@ export function historySql(
         : [sql`${sql.ref(col)}[${base(n)} + ${i + 1}] = t.${sql.ref(col)}[${base(n)} + ${i + 1}] + ${v}`],
     )
   const sets = [...add('counts', COUNTS, c), ...add('sums', SUMS, s)]
-  const open = h.incident && 'open' in h.incident ? h.incident.open : null
-  const close = h.incident !== undefined && !('open' in h.incident)
+  const change = incidentChange(run, h)
+  const open = change && 'open' in change ? change.open : null
+  const close = change && 'close' in change ? change.close : null
   return sql`
       u AS (
         INSERT INTO monitor_rollups AS t (monitor_id, granularity, block, counts, sums)
@@ -95,22 +94,24 @@ export function historySql(
       ),
       ux AS (
         DELETE FROM monitor_rollups WHERE monitor_id = ${monitorId} AND EXISTS (SELECT 1 FROM r) AND (
-          (granularity = 'hour' AND block < ${expiredBefore(now - RETENTION_MS.hour, 'hour')}::int) OR
-          (granularity = 'day' AND block < ${expiredBefore(now - RETENTION_MS.day, 'day')}::int))
+          (granularity = 'hour' AND block < ${expiredBefore(keptFrom('hour', now), 'hour')}::int) OR
+          (granularity = 'day' AND block < ${expiredBefore(keptFrom('day', now), 'day')}::int))
       ),
       io AS (
         INSERT INTO monitor_incidents (id, monitor_id, started_at, cause)
-        SELECT r.id, ${monitorId}::uuid, ${run.started_at}::timestamptz, ${open ?? ''} FROM r
-        WHERE ${open !== null}::boolean
+        SELECT ${open?.id ?? null}::uuid, ${monitorId}::uuid, ${open?.started_at ?? null}::timestamptz,
+          ${open?.cause ?? ''} FROM r
+        WHERE ${open !== null}::boolean AND NOT EXISTS (
+          SELECT 1 FROM monitor_incidents WHERE monitor_id = ${monitorId} AND ended_at IS NULL)
         ON CONFLICT DO NOTHING
       ),
       ic AS (
-        UPDATE monitor_incidents SET ended_at = ${run.started_at}::timestamptz
-        WHERE ${close}::boolean AND monitor_id = ${monitorId} AND ended_at IS NULL AND EXISTS (SELECT 1 FROM r)
+        UPDATE monitor_incidents SET ended_at = ${close?.ended_at ?? null}::timestamptz
+        WHERE ${close !== null}::boolean AND monitor_id = ${monitorId} AND ended_at IS NULL AND EXISTS (SELECT 1 FROM r)
       ),
       ix AS (
-        DELETE FROM monitor_incidents WHERE ${close}::boolean AND monitor_id = ${monitorId}
-          AND ended_at < ${new Date(now - INCIDENT_RETENTION_MS).toISOString()}::timestamptz
+        DELETE FROM monitor_incidents WHERE ${close !== null}::boolean AND monitor_id = ${monitorId}
+          AND ended_at < ${new Date(incidentsKeptFrom(now)).toISOString()}::timestamptz
       ),`
 }
 
@@ -345,13 +346,13 @@ export async function pruneHistory(db: Kysely<Database>, now: number): Promise<n
     for (const g of ['hour', 'day'] as const) {
       const r = await sql`
         DELETE FROM monitor_rollups WHERE monitor_id = ANY(${ids}::uuid[]) AND granularity = ${g}
-          AND block < ${expiredBefore(now - RETENTION_MS[g], g)}::int`.execute(db)
+          AND block < ${expiredBefore(keptFrom(g, now), g)}::int`.execute(db)
       removed += Number(r.numAffectedRows ?? 0)
     }
     after = ids[ids.length - 1]
   }
   const r = await sql`
     DELETE FROM monitor_incidents
-    WHERE ended_at < ${new Date(now - INCIDENT_RETENTION_MS).toISOString()}::timestamptz`.execute(db)
+    WHERE ended_at < ${new Date(incidentsKeptFrom(now)).toISOString()}::timestamptz`.execute(db)
   return removed + Number(r.numAffectedRows ?? 0) + (await pruneAssertionSets(db))
 }

@@ -23,7 +23,7 @@ import type {
 import type { MonitorRecord, Page, PageOptions } from '../monitors.js'
 import type { MonitorStore } from '../types.js'
 import { DuplicateRefError } from '../errors.js'
-import { RETENTION_MS } from '../rules/buckets.js'
+import { keptFrom } from '../rules/buckets.js'
 import {
   historySql,
   pruneHistory,
@@ -37,8 +37,8 @@ import {
 import { readResponseTimes, readRuns, runInsertSql } from './runs.js'
 import { inline, KeyedBatcher, type Each } from './batch.js'
 import type { Database } from './schema.js'
+import { isUuid } from '../../shared/uuid7.js'
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 /** A claim outlives the longest check (120 s) by a minute before another instance may take it. */
 export const DEFAULT_CLAIM_LEASE_MS = 180_000
 /** Raw runs (and events) kept per monitor; older runs live on in the rollups. */
@@ -115,7 +115,7 @@ export class PgMonitors implements MonitorStore {
   }
 
   async getMonitor(userId: string, id: string): Promise<MonitorRecord | undefined> {
-    if (!UUID.test(id)) return undefined
+    if (!isUuid(id)) return undefined
     const { rows } = await sql<MonitorRow>`
       SELECT id, user_id, next_run_ms, record FROM monitors WHERE id = ${id} AND user_id = ${userId}`.execute(
       this.db,
@@ -124,14 +124,14 @@ export class PgMonitors implements MonitorStore {
   }
 
   async getMonitorById(id: string): Promise<MonitorRecord | undefined> {
-    if (!UUID.test(id)) return undefined
+    if (!isUuid(id)) return undefined
     const { rows } = await sql<MonitorRow>`
       SELECT id, user_id, next_run_ms, record FROM monitors WHERE id = ${id}`.execute(this.db)
     return rows[0] && toMonitor(rows[0])
   }
 
   async getMonitorsById(ids: string[]): Promise<MonitorRecord[]> {
-    const wanted = ids.filter((id) => UUID.test(id))
+    const wanted = ids.filter((id) => isUuid(id))
     if (wanted.length === 0) return []
     const { rows } = await sql<MonitorRow>`
       SELECT id, user_id, next_run_ms, record FROM monitors WHERE id = ANY(${wanted}::uuid[])`.execute(
@@ -142,7 +142,7 @@ export class PgMonitors implements MonitorStore {
   }
 
   async listMonitors(userId: string, opts: PageOptions): Promise<Page<MonitorRecord>> {
-    const before = opts.before && UUID.test(opts.before) ? opts.before : null
+    const before = opts.before && isUuid(opts.before) ? opts.before : null
     const { rows } = await sql<MonitorRow>`
       SELECT id, user_id, next_run_ms, record FROM monitors
       WHERE user_id = ${userId} AND (${before}::uuid IS NULL OR id < ${before}::uuid)
@@ -177,7 +177,7 @@ export class PgMonitors implements MonitorStore {
   }
 
   async deleteMonitor(userId: string, id: string): Promise<boolean> {
-    if (!UUID.test(id)) return false
+    if (!isUuid(id)) return false
     const r = await sql`DELETE FROM monitors WHERE id = ${id} AND user_id = ${userId}`.execute(this.db)
     return Number(r.numAffectedRows ?? 0) > 0
   }
@@ -330,7 +330,7 @@ export class PgMonitors implements MonitorStore {
   }
 
   async listRuns(monitorId: string, opts: PageOptions): Promise<Page<RunRecord>> {
-    if (!UUID.test(monitorId)) return { items: [], next: null }
+    if (!isUuid(monitorId)) return { items: [], next: null }
     return readRuns(this.db, monitorId, opts)
   }
 
@@ -343,8 +343,8 @@ export class PgMonitors implements MonitorStore {
     monitorId: string,
     opts: PageOptions,
   ): Promise<Page<T>> {
-    if (!UUID.test(monitorId)) return { items: [], next: null }
-    const before = opts.before && UUID.test(opts.before) ? opts.before : null
+    if (!isUuid(monitorId)) return { items: [], next: null }
+    const before = opts.before && isUuid(opts.before) ? opts.before : null
     const { rows } = await sql<{ record: T }>`
       SELECT record FROM ${sql.table(table)}
       WHERE monitor_id = ${monitorId} AND (${before}::uuid IS NULL OR id < ${before}::uuid)
@@ -354,7 +354,7 @@ export class PgMonitors implements MonitorStore {
   }
 
   async responseTimes(monitorId: string, fromMs: number, toMs: number, max: number): Promise<number[]> {
-    if (!UUID.test(monitorId) || max <= 0) return []
+    if (!isUuid(monitorId) || max <= 0) return []
     return readResponseTimes(this.db, monitorId, fromMs, toMs, max)
   }
 
@@ -364,9 +364,9 @@ export class PgMonitors implements MonitorStore {
     fromMs: number,
     toMs: number,
   ): Promise<RollupBucket[]> {
-    if (!UUID.test(monitorId)) return []
+    if (!isUuid(monitorId)) return []
     // past retention: gone, even where the monitor stopped running before they were pruned
-    const from = Math.max(fromMs, this.now() - RETENTION_MS[granularity])
+    const from = Math.max(fromMs, keptFrom(granularity, this.now()))
     return readRollups(this.db, monitorId, granularity, from, toMs)
   }
 
@@ -376,9 +376,9 @@ export class PgMonitors implements MonitorStore {
     fromMs: number,
     toMs: number,
   ): Promise<Map<string, RollupBucket[]>> {
-    const ids = monitorIds.filter((id) => UUID.test(id))
+    const ids = monitorIds.filter((id) => isUuid(id))
     if (ids.length === 0) return new Map()
-    const from = Math.max(fromMs, this.now() - RETENTION_MS[granularity])
+    const from = Math.max(fromMs, keptFrom(granularity, this.now()))
     return readRollupsOf(this.db, ids, granularity, from, toMs)
   }
 
@@ -388,20 +388,20 @@ export class PgMonitors implements MonitorStore {
     fromMs: number,
     count: number,
   ): Promise<Map<string, RollupCounts>> {
-    const ids = monitorIds.filter((id) => UUID.test(id))
+    const ids = monitorIds.filter((id) => isUuid(id))
     if (ids.length === 0 || count <= 0) return new Map()
     // past retention: gone (as rollupsOf), even where a paused monitor's prune has not run yet
-    return readCountsOf(this.db, ids, granularity, fromMs, count, this.now() - RETENTION_MS[granularity])
+    return readCountsOf(this.db, ids, granularity, fromMs, count, keptFrom(granularity, this.now()))
   }
 
   async rollupTotals(monitorIds: string[], sinceMs: number[]): Promise<Map<string, RollupTotals[]>> {
-    const ids = monitorIds.filter((id) => UUID.test(id))
+    const ids = monitorIds.filter((id) => isUuid(id))
     if (ids.length === 0 || sinceMs.length === 0) return new Map()
     return readTotals(this.db, ids, sinceMs)
   }
 
   async incidents(monitorId: string, sinceMs: number): Promise<IncidentRecord[]> {
-    if (!UUID.test(monitorId)) return []
+    if (!isUuid(monitorId)) return []
     return readIncidents(this.db, monitorId, sinceMs)
   }
 
@@ -410,7 +410,7 @@ export class PgMonitors implements MonitorStore {
   }
 
   async incidentsOf(monitorIds: string[], sinceMs: number): Promise<Map<string, IncidentRecord[]>> {
-    const ids = monitorIds.filter((id) => UUID.test(id))
+    const ids = monitorIds.filter((id) => isUuid(id))
     if (ids.length === 0) return new Map()
     return readIncidentsOf(this.db, ids, sinceMs)
   }

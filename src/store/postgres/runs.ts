@@ -20,11 +20,10 @@ import { MONITOR_STATES } from '../../contract/monitors.js'
 import type { Page, PageOptions } from '../monitors.js'
 import type { RunRecord } from '../run-log.js'
 import type { Database } from './schema.js'
+import { isUuid } from '../../shared/uuid7.js'
 
 export const RUN_OUTCOMES = ['saved', 'failed', 'beat'] as const
 export const RUN_TRIGGERS = ['schedule', 'manual', 'heartbeat'] as const
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /** detail's json (absent keys: nothing of that kind). */
 interface Detail {
@@ -77,7 +76,7 @@ const whole = (v: number | null) => (v === null ? null : Math.round(v))
 export function encodeRun(run: RunRecord): EncodedRun {
   const d: Detail = {}
   if (run.error) d.e = [run.error.code, run.error.message]
-  const uuidCheck = run.check_id !== null && UUID.test(run.check_id)
+  const uuidCheck = run.check_id !== null && isUuid(run.check_id)
   if (run.check_id !== null && !uuidCheck) d.c = run.check_id
   let definitions: EncodedRun['definitions'] = null
   if (run.assertions) {
@@ -209,7 +208,7 @@ export async function readRuns(
   monitorId: string,
   opts: PageOptions,
 ): Promise<Page<RunRecord>> {
-  const before = opts.before && UUID.test(opts.before) ? opts.before : null
+  const before = opts.before && isUuid(opts.before) ? opts.before : null
   const { rows } = await sql<RunRow>`
     SELECT r.id, r.started_ms, r.check_id, r.response_time_ms, r.health_score, r.kind, r.detail,
       s.definitions

@@ -15,6 +15,7 @@ import { nextId } from '../../../src/monitors/ids.js'
 import { LowdbHistory } from '../../../src/store/embedded/history.js'
 import { LowdbMonitorStore } from '../../../src/store/embedded/monitors.js'
 import { RollupRing } from '../../../src/store/embedded/rollup-ring.js'
+import { contribution } from '../../../src/store/rules/buckets.js'
 import { isoMs, RunRing, SharedStrings } from '../../../src/store/embedded/run-ring.js'
 import type { MonitorRecord } from '../../../src/store/monitors.js'
 import type { RunRecord } from '../../../src/store/run-log.js'
@@ -266,9 +267,9 @@ describe('rollup rings (RollupRing)', () => {
     const id = nextId()
     const narrow = r.bytes
     for (let k = 0; k < 300; k++)
-      r.add(now, ok, { ...run(id, k), health_score: 100, response_time_ms: 20_000_000 })
-    r.add(now, down, run(id, 3)) // a failed run: no response time
-    r.add(now - HOUR, { ...ok, counted: false }, run(id, 2))
+      r.add(now, contribution({ ...run(id, k), health_score: 100, response_time_ms: 20_000_000 }, ok))
+    r.add(now, contribution(run(id, 3), down)) // a failed run: no response time
+    r.add(now - HOUR, contribution(run(id, 2), { ...ok, counted: false }))
     const [b1, b2] = r.range(0, Infinity)
     expect(b1).toMatchObject({ start: now - HOUR, runs: 0, excluded_runs: 1 })
     expect(b2).toMatchObject({ start: now, runs: 301, failed_runs: 1, saved_runs: 300, health_sum: 30_000 })
@@ -283,13 +284,13 @@ describe('rollup rings (RollupRing)', () => {
     const r = new RollupRing(24, 'hour')
     const now = Math.floor(Date.now() / HOUR) * HOUR
     const id = nextId()
-    r.add(now - 30 * HOUR, ok, run(id, 0))
-    r.add(now - 29 * HOUR, ok, run(id, 1))
-    r.add(now - 6 * HOUR, ok, run(id, 2)) // passes the slot of -30 h
-    r.add(now - 40 * HOUR, ok, run(id, 3)) // older than the ring reaches: ignored
+    r.add(now - 30 * HOUR, contribution(run(id, 0), ok))
+    r.add(now - 29 * HOUR, contribution(run(id, 1), ok))
+    r.add(now - 6 * HOUR, contribution(run(id, 2), ok)) // passes the slot of -30 h
+    r.add(now - 40 * HOUR, contribution(run(id, 3), ok)) // older than the ring reaches: ignored
     expect(r.range(0, Infinity).map((b) => (now - b.start) / HOUR)).toEqual([29, 6])
     expect(r.sum(0, r.top + 1)).toEqual([2, 0])
-    r.add(now, ok, run(id, 4))
+    r.add(now, contribution(run(id, 4), ok))
     expect(r.range(0, Infinity).map((b) => (now - b.start) / HOUR)).toEqual([6, 0])
   })
 
@@ -303,8 +304,8 @@ describe('rollup rings (RollupRing)', () => {
       const h = { ...ok, ok: at % (3 * 24 * HOUR) >= 600_000 }
       r.health_score = 80 + (at % 21)
       r.response_time_ms = 40 + ((at / 60_000) % 97) * 3
-      hours.add(at, h, r)
-      days.add(at, h, r)
+      hours.add(at, contribution(r, h))
+      days.add(at, contribution(r, h))
     }
     expect(hours.range(0, Infinity)).toHaveLength(743)
     expect(days.range(0, Infinity)).toHaveLength(366)
