@@ -14,6 +14,7 @@ import { unavailableDependency, unavailableMessage } from '../store/unavailable.
 import { buildOpenApi, type DocLimits } from './openapi/index.js'
 import { CheckCapacity, DEFAULT_CAPACITY } from '../capacity/index.js'
 import { FailureBudget } from '../runs/index.js'
+import { accessLine } from './access-log.js'
 import { attachClientAddress, clientAddress } from './client-address.js'
 import { RateLimiter } from './rate-limit.js'
 import { adminRoutes } from './routes/admin.js'
@@ -231,23 +232,6 @@ export function createApp(opts: ServerOptions, mounts: Mount[] = []): App {
     })
   }
   return { app, inFlight, limiter, capacity, failures }
-}
-
-/**
- * One access-log line: method, path without the query, status, time and request id, then — behind
- * a trusted proxy (`--trust-proxy`) — the client address the proxy named.
- */
-export function accessLine(
-  method: string,
-  pathAndQuery: string,
-  status: number,
-  startedAt: number | undefined,
-  requestId: string,
-  client?: string | false,
-): string {
-  const ms = startedAt === undefined ? '-' : (performance.now() - startedAt).toFixed(1)
-  const line = `${method} ${pathAndQuery.split('?')[0]} ${status} ${ms}ms ${requestId}`
-  return client ? `${line} ${client}` : line
 }
 
 /**
