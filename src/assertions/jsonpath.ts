@@ -33,7 +33,7 @@ export const RUN_MAX_REGEX_WORK = 5_000_000
 export const MAX_PATTERN = 1000
 
 /** A query stopped because it would do more work than its budget. */
-export class JsonPathLimitError extends Error {
+class JsonPathLimitError extends Error {
   override readonly name = 'JsonPathLimitError'
 }
 

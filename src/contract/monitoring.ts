@@ -116,7 +116,7 @@ export const Assertion = z
     source: z.enum(ASSERTION_SOURCES),
     property: z.string().min(1).max(500).optional().meta({
       description:
-        'json_body: a JSONPath such as `$.status`; header: the header name. Not used by other sources.',
+        'json_body: an RFC 9535 JSONPath such as `$.status` (at most 2 descendant segments); header: the header name. Not used by other sources.',
     }),
     comparison: z.enum(ASSERTION_COMPARISONS),
     target: z
