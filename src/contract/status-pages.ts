@@ -13,6 +13,18 @@ export const STATUS_PAGE_PATHS = {
   /** The public page; `/status/{slug}.json` is the same route with `.json` on the slug. */
   publicPage: '/status/:slug',
   badge: '/status/:slug/badges/:monitor/:badge',
+  incidents: '/api/public/v1/status-pages/:id/incidents',
+  incident: '/api/public/v1/status-pages/:id/incidents/:incident',
+  incidentUpdates: '/api/public/v1/status-pages/:id/incidents/:incident/updates',
+  subscribers: '/api/public/v1/status-pages/:id/subscribers',
+  subscriber: '/api/public/v1/status-pages/:id/subscribers/:subscriber',
+  feedRss: '/status/:slug/feed.rss',
+  feedAtom: '/status/:slug/feed.atom',
+  summary: '/status/:slug/api/v2/summary.json',
+  status: '/status/:slug/api/v2/status.json',
+  subscribe: '/status/:slug/subscribers',
+  confirm: '/status/:slug/subscribers/confirm',
+  unsubscribe: '/status/:slug/subscribers/unsubscribe',
 } as const
 
 /** The public address of a page (its JSON twin adds `.json`). */
@@ -85,6 +97,38 @@ const ShowUrls = z
   .boolean()
   .meta({ description: "Show each monitor's URL on the public page (default false)." })
 
+/** A host name: lowercase labels of letters, digits and hyphens, at least two, no port. */
+export const DOMAIN_PATTERN =
+  /^(?=.{4,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z](?:[a-z0-9-]{0,61}[a-z0-9])?$/
+const Domain = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(DOMAIN_PATTERN, {
+    message: 'must be a host name such as status.example.com (no scheme, port or path)',
+  })
+  .meta({
+    description:
+      'A host name of yours (`status.example.com`): a request whose `Host` is this name gets the page at `/`, its JSON, feeds and badges under it. Unique on the server; TLS stays with the proxy in front.',
+    example: 'status.acme.example',
+  })
+const AutoIncidents = z.boolean().meta({
+  description:
+    "Open a draft incident when one of the page's monitors goes down (default false); publish it with `PATCH {draft: false}` or delete it.",
+})
+export const MAX_SECTIONS = 20
+export const Section = z
+  .strictObject({
+    name: z.string().trim().min(1).max(100),
+    monitor_ids: z.array(Uuid).max(MAX_PAGE_MONITORS),
+  })
+  .meta({ id: 'StatusPageSection' })
+export type Section = z.infer<typeof Section>
+const Sections = z.array(Section).max(MAX_SECTIONS).meta({
+  description:
+    "Component groups, in order: each names some of the page's monitors (each monitor in one section at most). Monitors in no section show after them under Services.",
+})
+
 export const StatusPageCreate = z
   .strictObject({
     slug: Slug,
@@ -92,6 +136,9 @@ export const StatusPageCreate = z
     monitor_ids: MonitorIds,
     description: Description.nullable().optional(),
     show_urls: ShowUrls.optional(),
+    auto_incidents: AutoIncidents.optional(),
+    sections: Sections.optional(),
+    domain: Domain.nullable().optional(),
   })
   .meta({ id: 'StatusPageCreate' })
 export type StatusPageCreate = z.infer<typeof StatusPageCreate>
@@ -103,6 +150,9 @@ export const StatusPagePatch = z
     monitor_ids: MonitorIds.optional(),
     description: Description.nullable().optional(),
     show_urls: ShowUrls.optional(),
+    auto_incidents: AutoIncidents.optional(),
+    sections: Sections.optional(),
+    domain: Domain.nullable().optional(),
   })
   .meta({ id: 'StatusPagePatch' })
 export type StatusPagePatch = z.infer<typeof StatusPagePatch>
@@ -115,6 +165,9 @@ export const StatusPage = z
     description: z.string().nullable(),
     monitor_ids: z.array(Uuid),
     show_urls: z.boolean(),
+    auto_incidents: z.boolean(),
+    sections: z.array(Section),
+    domain: z.string().nullable(),
     public_url: z.string().meta({
       format: 'uri',
       description:
@@ -190,6 +243,139 @@ export const PublicIncident = z
   .meta({ id: 'PublicStatusIncident' })
 export type PublicIncident = z.infer<typeof PublicIncident>
 
+// ---- incidents posted on a page (DESIGN §20) ----
+
+export const INCIDENT_STATUSES = ['investigating', 'identified', 'monitoring', 'resolved'] as const
+export type IncidentStatus = (typeof INCIDENT_STATUSES)[number]
+export const INCIDENT_IMPACTS = ['none', 'minor', 'major', 'critical'] as const
+export type IncidentImpact = (typeof INCIDENT_IMPACTS)[number]
+/** Days of resolved incidents a public page, its feeds and its summary show. */
+export const STATUS_INCIDENT_DAYS = 90
+
+const IncidentTitle = z.string().trim().min(1).max(200)
+const IncidentMessage = z.string().trim().min(1).max(5000)
+const IncidentStatusField = z.enum(INCIDENT_STATUSES).meta({
+  description: 'investigating → identified → monitoring → resolved; `resolved` resolves the incident.',
+})
+const ImpactField = z.enum(INCIDENT_IMPACTS)
+const IncidentMonitors = z
+  .array(Uuid)
+  .max(MAX_PAGE_MONITORS)
+  .meta({ description: "The page's monitors it affects." })
+
+export const StatusIncidentCreate = z
+  .strictObject({
+    title: IncidentTitle,
+    status: IncidentStatusField.default('investigating'),
+    message: IncidentMessage,
+    impact: ImpactField.default('minor'),
+    monitor_ids: IncidentMonitors.optional(),
+    draft: z
+      .boolean()
+      .optional()
+      .meta({ description: 'Seen by the owner only until published (default false).' }),
+  })
+  .meta({ id: 'StatusIncidentCreate' })
+export type StatusIncidentCreate = z.input<typeof StatusIncidentCreate>
+
+export const StatusIncidentPatch = z
+  .strictObject({
+    title: IncidentTitle.optional(),
+    status: IncidentStatusField.optional(),
+    impact: ImpactField.optional(),
+    monitor_ids: IncidentMonitors.optional(),
+    draft: z
+      .literal(false)
+      .optional()
+      .meta({ description: '`false` publishes a draft (a published incident stays published).' }),
+  })
+  .meta({ id: 'StatusIncidentPatch' })
+export type StatusIncidentPatch = z.infer<typeof StatusIncidentPatch>
+
+export const StatusIncidentUpdateCreate = z
+  .strictObject({ status: IncidentStatusField, message: IncidentMessage })
+  .meta({ id: 'StatusIncidentUpdateCreate' })
+export type StatusIncidentUpdateCreate = z.infer<typeof StatusIncidentUpdateCreate>
+
+export const StatusIncidentUpdate = z
+  .object({ id: Uuid, status: z.enum(INCIDENT_STATUSES), message: z.string(), created_at: DateTime })
+  .meta({ id: 'StatusIncidentUpdate' })
+export type StatusIncidentUpdate = z.infer<typeof StatusIncidentUpdate>
+
+const incidentFields = {
+  id: Uuid,
+  title: z.string(),
+  status: z.enum(INCIDENT_STATUSES),
+  impact: z.enum(INCIDENT_IMPACTS),
+  monitor_ids: z.array(Uuid),
+  created_at: DateTime,
+  updated_at: DateTime,
+  resolved_at: DateTime.nullable(),
+  updates: z.array(StatusIncidentUpdate).meta({ description: 'Newest first.' }),
+}
+
+export const StatusIncident = z
+  .object({ ...incidentFields, status_page_id: Uuid, draft: z.boolean() })
+  .meta({ id: 'StatusIncident' })
+export type StatusIncident = z.infer<typeof StatusIncident>
+
+export const StatusIncidentList = z
+  .object({ incidents: z.array(StatusIncident).meta({ description: 'Newest first, drafts included.' }) })
+  .meta({ id: 'StatusIncidentList' })
+export type StatusIncidentList = z.infer<typeof StatusIncidentList>
+
+export const PublicStatusIncident = z.object(incidentFields).meta({ id: 'PublicPostedIncident' })
+export type PublicStatusIncident = z.infer<typeof PublicStatusIncident>
+
+// ---- subscribers (DESIGN §20) ----
+
+export const SUBSCRIBER_TYPES = ['email', 'webhook'] as const
+export type SubscriberType = (typeof SUBSCRIBER_TYPES)[number]
+
+export const SubscribeRequest = z
+  .union([
+    z.strictObject({ email: z.email().max(254) }),
+    z.strictObject({ webhook_url: z.url({ protocol: /^https?$/ }).max(2048) }),
+  ])
+  .meta({ id: 'StatusSubscribeRequest' })
+export type SubscribeRequest = z.infer<typeof SubscribeRequest>
+
+export const SubscribeAccepted = z
+  .object({
+    ok: z.literal(true),
+    message: z.string(),
+    subscriber: z.object({ id: Uuid, secret: z.string(), unsubscribe_url: z.string() }).optional().meta({
+      description:
+        'Webhooks only: the subscription, its signing secret (shown once; `X-Sitehealth-Signature` as alert webhooks) and its unsubscribe link.',
+    }),
+  })
+  .meta({ id: 'StatusSubscribeAccepted' })
+export type SubscribeAccepted = z.infer<typeof SubscribeAccepted>
+
+export const Subscriber = z
+  .object({
+    id: Uuid,
+    type: z.enum(SUBSCRIBER_TYPES),
+    target: z.string().meta({ description: 'The address, or the webhook URL masked.' }),
+    created_at: DateTime,
+  })
+  .meta({ id: 'StatusSubscriber' })
+export type Subscriber = z.infer<typeof Subscriber>
+
+export const SubscriberList = z
+  .object({ subscribers: z.array(Subscriber), count: z.int().min(0) })
+  .meta({ id: 'StatusSubscriberList' })
+export type SubscriberList = z.infer<typeof SubscriberList>
+
+/** What a subscribed webhook receives (signed as alert webhooks are). */
+export const SUBSCRIBER_EVENTS = [
+  'incident.created',
+  'incident.updated',
+  'incident.resolved',
+  'maintenance.scheduled',
+] as const
+export type SubscriberEvent = (typeof SUBSCRIBER_EVENTS)[number]
+
 export const PublicStatusPage = z
   .object({
     slug: z.string(),
@@ -204,6 +390,10 @@ export const PublicStatusPage = z
     incidents: z
       .array(PublicIncident)
       .meta({ description: `Down periods of the last ${INCIDENT_DAYS} days, newest first.` }),
+    status_incidents: z.array(PublicStatusIncident).meta({
+      description: `Incidents the page's owner posted: the open ones first, then those resolved in the last ${STATUS_INCIDENT_DAYS} days, newest first; each with its updates, newest first. Drafts never show.`,
+    }),
+    sections: z.array(Section).meta({ description: 'Component groups of the monitors, in order.' }),
   })
   .meta({ id: 'PublicStatusPage' })
 export type PublicStatusPage = z.infer<typeof PublicStatusPage>

@@ -8,7 +8,12 @@ import type { Monitoring } from '../monitors/index.js'
 import { MaintenanceService } from '../monitors/maintenance/index.js'
 import { createApp, type App, type Mount } from '../server/app.js'
 import type { ServerOptions } from '../server/context.js'
-import { StatusPageService, statusPageRoutes, type UptimePort } from '../status-pages/index.js'
+import {
+  openStatusPages,
+  statusPageRoutes,
+  type StatusPages,
+  type UptimePort,
+} from '../status-pages/index.js'
 import { dashboardMonitors } from './dashboard-port.js'
 import { dashboardMaintenance } from './maintenance-port.js'
 import { dashboardStatusPages } from './status-pages-port.js'
@@ -27,7 +32,12 @@ export function composeApp(o: ComposeOptions): App {
   const uptime = o.uptime ?? historyPort(opts)
   const monitors = o.dashboardMonitors ?? monitorsPort(opts.monitoring)
   const accounts = opts.accounts
-  const statusPages = statusPagesPort(opts)
+  const parts = openStatusPages(opts.store)
+  const statusPages = statusPagesPort(opts, parts)
+  // a monitor going down opens draft incidents on the pages that ask for them (DESIGN §20)
+  opts.monitoring?.service.onEventsRaised((m, events) => {
+    parts.monitorEvents(m, events).catch((err) => opts.log?.(`status incidents: ${(err as Error).message}`))
+  })
   const maintenance = opts.monitoring && dashboardMaintenance(opts.monitoring.service.maintenance)
   const mounts: Mount[] = accounts
     ? [
@@ -44,7 +54,7 @@ export function composeApp(o: ComposeOptions): App {
           }),
       ]
     : []
-  mounts.push(({ limiter }) => statusPageRoutes(opts, limiter, uptime))
+  mounts.push(({ limiter }) => statusPageRoutes(opts, limiter, uptime, parts))
   return createApp(opts, mounts)
 }
 
@@ -62,7 +72,6 @@ function monitorsPort(monitoring: Monitoring | undefined): DashboardMonitors | u
 }
 
 /** The public address of pages: the server's own (set once serve listens), never a client's Host. */
-function statusPagesPort(opts: ServerOptions): DashboardStatusPages | undefined {
-  const pages = opts.store.statusPages
-  return dashboardStatusPages(new StatusPageService(pages, opts.store.monitors), () => opts.publicUrl ?? '')
+function statusPagesPort(opts: ServerOptions, parts: StatusPages): DashboardStatusPages {
+  return dashboardStatusPages(parts.service, () => opts.publicUrl ?? '')
 }

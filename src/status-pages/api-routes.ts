@@ -19,15 +19,18 @@ import { keyGuard } from '../server/guard.js'
 import type { RateLimiter } from '../server/rate-limit.js'
 import { StatusPageError, statusPageView, type StatusPageService } from './service.js'
 
-export function statusPageApiRoutes(opts: ServerOptions, service: StatusPageService, limiter: RateLimiter) {
+/** What every key route of status pages shares: the guard, the ids in the path, errors, bodies. */
+export function apiKit(opts: ServerOptions, limiter: RateLimiter) {
   const guard = keyGuard(opts, limiter)
   const base = (event: H3Event) => opts.publicUrl ?? event.url.origin
 
-  function pageId(event: H3Event): string {
-    const id = String(event.context.params?.id ?? '')
-    if (!isUuid(id)) throw badRequest('The status page id must be a UUID.')
+  /** A UUID path parameter, lowercase; 400 naming it otherwise. */
+  function param(event: H3Event, name: string, what: string): string {
+    const id = String(event.context.params?.[name] ?? '')
+    if (!isUuid(id)) throw badRequest(`The ${what} id must be a UUID.`)
     return id.toLowerCase()
   }
+  const pageId = (event: H3Event) => param(event, 'id', 'status page')
 
   async function call<T>(fn: () => Promise<T>): Promise<T> {
     try {
@@ -46,16 +49,26 @@ export function statusPageApiRoutes(opts: ServerOptions, service: StatusPageServ
     return b
   }
 
+  const created = (value: unknown) =>
+    new Response(JSON.stringify(value), {
+      status: 201,
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+    })
+
+  return { guard, base, param, pageId, call, body, created }
+}
+
+export type ApiKit = ReturnType<typeof apiKit>
+
+export function statusPageApiRoutes(k: ApiKit, service: StatusPageService) {
+  const { guard, base, pageId, call, body, created } = k
   return {
     [STATUS_PAGE_PATHS.statusPages]: {
       POST: async (event: H3Event): Promise<Response> => {
         const key = await guard(event, 'api')
         const input = parseWith(StatusPageCreate, await body(event), 'status page')
         const page = await call(() => service.create(key.user_id, input))
-        return new Response(JSON.stringify(statusPageView(page, base(event))), {
-          status: 201,
-          headers: { 'content-type': 'application/json; charset=utf-8' },
-        })
+        return created(statusPageView(page, base(event)))
       },
       GET: async (event: H3Event): Promise<StatusPageList> => {
         const key = await guard(event, 'api')

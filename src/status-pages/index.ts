@@ -1,33 +1,71 @@
 /**
- * Public status pages, their badges and their API (docs/decisions.md#the-public-face). The door: `statusPageRoutes`
- * gives the composition root (src/serve) the routes it mounts (the key-authenticated API under /api/public/v1/status-pages and the
- * public /status/... pages); `StatusPageService` is what the dashboard and tests use; the
- * UptimePort is how the pages read monitoring history without keeping their own.
+ * Public status pages, their badges and their API (docs/decisions.md#the-public-face), with the
+ * incidents posted on them (DESIGN §20). The door: `statusPageRoutes` gives the composition root
+ * (src/serve) the routes it mounts (the key-authenticated API under /api/public/v1/status-pages and
+ * the public /status/... pages); `openStatusPages` builds the services once (the dashboard, the
+ * monitor-down hook and the routes share them); the UptimePort is how the pages read monitoring
+ * history without keeping their own.
  */
 import type { ServerOptions } from '../server/context.js'
+import type { MonitorRecord } from '../store/monitors.js'
+import type { Store } from '../store/types.js'
 import { writeCount } from '../store/writes.js'
 import type { RateLimiter } from '../server/rate-limit.js'
-import { statusPageApiRoutes } from './api-routes.js'
+import { apiKit, statusPageApiRoutes } from './api-routes.js'
+import { incidentApiRoutes } from './incident-routes.js'
+import { IncidentService } from './incidents.js'
 import { PublicPages, statusPagePublicRoutes } from './public-routes.js'
 import { StatusPageService } from './service.js'
 import { NO_HISTORY, type UptimePort } from './uptime.js'
 
 export { StatusPageService, StatusPageError, statusPageView } from './service.js'
+export { IncidentService, incidentView, type IncidentListener } from './incidents.js'
 export { PublicPages, matches as etagMatches } from './public-routes.js'
 export { buildPublicPage, overallState, publicState } from './model.js'
 export { renderStatusPage, duration, pct } from './render.js'
 export { drawBadge } from './badges.js'
 export { NO_HISTORY, dayOf, daysBetween, type UptimePort, type UptimeWindows } from './uptime.js'
 
-/** Every status-page route. */
-export function statusPageRoutes(opts: ServerOptions, limiter: RateLimiter, history?: UptimePort) {
-  const pages = opts.store.statusPages
-  const service = new StatusPageService(pages, opts.store.monitors)
-  const uptime = history ?? NO_HISTORY
+/** The services of status pages over one store, made once. */
+export interface StatusPages {
+  service: StatusPageService
+  incidents: IncidentService
+  /** A monitor's events were raised: opens draft incidents where pages ask for them. */
+  monitorEvents(m: MonitorRecord, events: { event: string }[]): Promise<void>
+}
+
+export function openStatusPages(store: Store, now: () => number = Date.now): StatusPages {
+  const service = new StatusPageService(store.statusPages, store.monitors, now, store)
+  const incidents = new IncidentService(service, store.statusIncidents, now)
   return {
-    ...statusPageApiRoutes(opts, service, limiter),
-    ...statusPagePublicRoutes(
-      new PublicPages({ pages, monitors: opts.store.monitors, uptime, writes: writeCount(opts.store) }),
-    ),
+    service,
+    incidents,
+    async monitorEvents(m, events) {
+      if (events.some((e) => e.event === 'monitor.down')) await incidents.openDrafts(m)
+    },
+  }
+}
+
+/** Every status-page route. */
+export function statusPageRoutes(
+  opts: ServerOptions,
+  limiter: RateLimiter,
+  history?: UptimePort,
+  parts: StatusPages = openStatusPages(opts.store),
+) {
+  const pages = opts.store.statusPages
+  const uptime = history ?? NO_HISTORY
+  const kit = apiKit(opts, limiter)
+  const publicPages = new PublicPages({
+    pages,
+    monitors: opts.store.monitors,
+    incidents: opts.store.statusIncidents,
+    uptime,
+    writes: writeCount(opts.store),
+  })
+  return {
+    ...statusPageApiRoutes(kit, parts.service),
+    ...incidentApiRoutes(kit, parts.incidents),
+    ...statusPagePublicRoutes(publicPages),
   }
 }

@@ -11,6 +11,9 @@ import {
   INCIDENT_DAYS,
   PUBLIC_STATES,
   STATUS_DAYS,
+  STATUS_INCIDENT_DAYS,
+  type PublicStatusIncident,
+  type Section,
   type OverallState,
   type PublicIncident,
   type PublicMaintenance,
@@ -20,6 +23,7 @@ import {
 } from '../contract/status-pages.js'
 import type { MonitorRecord } from '../store/monitors.js'
 import { isHostName } from '../monitors/names.js'
+import type { StatusIncidentRecord } from '../store/status-incidents.js'
 import type { StatusPageRecord } from '../store/status-pages.js'
 import { dayOf, type UptimePort, type UptimeWindows } from './uptime.js'
 
@@ -121,7 +125,47 @@ export function publicPage(v: PageView): PublicStatusPage {
     })),
     maintenance: v.maintenance,
     incidents: v.incidents,
+    status_incidents: v.status_incidents,
+    sections: v.sections,
   }
+}
+
+/**
+ * The incidents the public sees: published ones, open first, then those resolved in the last
+ * STATUS_INCIDENT_DAYS days, newest first, each with its updates newest first; monitors named
+ * only when they are on the page.
+ */
+export function publicIncidents(
+  list: StatusIncidentRecord[],
+  shown: Set<string>,
+  now: number,
+): PublicStatusIncident[] {
+  const since = now - STATUS_INCIDENT_DAYS * DAY_MS
+  const visible = list.filter(
+    (i) => !i.draft && (i.resolved_at === null || Date.parse(i.resolved_at) >= since),
+  )
+  const newest = (a: StatusIncidentRecord, b: StatusIncidentRecord) => (a.created_at < b.created_at ? 1 : -1)
+  const open = visible.filter((i) => i.resolved_at === null).sort(newest)
+  const past = visible.filter((i) => i.resolved_at !== null).sort(newest)
+  return [...open, ...past].map((i) => ({
+    id: i.id,
+    title: i.title,
+    status: i.status,
+    impact: i.impact,
+    monitor_ids: i.monitor_ids.filter((id) => shown.has(id)),
+    created_at: i.created_at,
+    updated_at: i.updated_at,
+    resolved_at: i.resolved_at,
+    updates: [...i.updates].reverse(),
+  }))
+}
+
+/** The page's sections over the monitors it still shows. */
+function sectionsOf(page: StatusPageRecord, shown: Set<string>): Section[] {
+  return (page.sections ?? []).map((s) => ({
+    name: s.name,
+    monitor_ids: s.monitor_ids.filter((id) => shown.has(id)),
+  }))
 }
 
 async function incidentsOf(monitors: MonitorRecord[], names: string[], uptime: UptimePort, now: number) {
@@ -166,12 +210,13 @@ async function maintenanceOf(
   return out.sort((a, b) => (a.starts_at < b.starts_at ? -1 : 1))
 }
 
-/** `monitors`: the page's monitors that still exist, in page order. */
+/** `monitors`: the page's monitors that still exist, in page order; `posted`: its incidents. */
 export async function buildPublicPage(
   page: StatusPageRecord,
   monitors: MonitorRecord[],
   uptime: UptimePort,
   now: number,
+  posted: StatusIncidentRecord[] = [],
 ): Promise<PageView> {
   // the same 90 days for every monitor: their names made once per page
   const from = Math.floor(now / DAY_MS) * DAY_MS - (STATUS_DAYS - 1) * DAY_MS
@@ -199,5 +244,7 @@ export async function buildPublicPage(
     monitors: views,
     maintenance,
     incidents,
+    status_incidents: publicIncidents(posted, new Set(monitors.map((m) => m.id)), now),
+    sections: sectionsOf(page, new Set(monitors.map((m) => m.id))),
   }
 }

@@ -21,8 +21,8 @@ import {
   type BadgeKind,
   type BadgeWindow,
 } from '../contract/status-pages.js'
-import type { MonitorDefinitionStore } from '../store/monitors.js'
-import type { MonitorRecord } from '../store/monitors.js'
+import type { MonitorDefinitionStore, MonitorRecord } from '../store/monitors.js'
+import type { StatusIncidentRecord, StatusIncidentStore } from '../store/status-incidents.js'
 import type { StatusPageRecord, StatusPageStore } from '../store/status-pages.js'
 import { badRequest, notFound } from '../server/errors.js'
 import { drawBadge } from './badges.js'
@@ -51,11 +51,15 @@ interface View {
   json(): { body: string; tag: string }
   /** Latest health score per monitor id (score badges). */
   scores: Map<string, number | null>
+  /** The page as stored (its owner, its id: feeds, subscriptions). */
+  page: StatusPageRecord
 }
 
 export interface PublicPagesOptions {
   pages: StatusPageStore
   monitors: MonitorDefinitionStore
+  /** The incidents posted on pages; none shown without it. */
+  incidents?: StatusIncidentStore
   uptime: UptimePort
   now?: () => number
   ttlMs?: number
@@ -110,16 +114,18 @@ export class PublicPages {
       return undefined
     }
     const monitors = await this.monitorsOf(page)
+    const posted: StatusIncidentRecord[] = (await this.o.incidents?.listIncidents(page.id)) ?? []
     const fingerprint = [
       page.id,
       page.updated_at,
       ...monitors.map((m) => `${m.id}|${m.state}|${m.paused}|${m.name}|${m.url}`),
+      ...posted.map((i) => `${i.id}|${i.updated_at}|${i.draft}|${i.updates.length}`),
     ].join('\n')
     if (cached && cached.fingerprint === fingerprint && cached.expires > now) {
       cached.writes = writes
       return cached
     }
-    const model = await buildPublicPage(page, monitors, this.o.uptime, now)
+    const model = await buildPublicPage(page, monitors, this.o.uptime, now, posted)
     const html = UTF8.encode(renderStatusPage(model, INCIDENT_DAYS))
     let json: { body: string; tag: string } | undefined
     const view: View = {
@@ -137,6 +143,7 @@ export class PublicPages {
         return json
       },
       scores: new Map(monitors.map((m) => [m.id, m.last_check?.health_score ?? null])),
+      page,
     }
     this.cache.delete(slug)
     this.cache.set(slug, view)

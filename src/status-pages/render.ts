@@ -11,11 +11,12 @@ import type {
   PublicMaintenance,
   PublicState,
 } from '../contract/status-pages.js'
+import { esc, time } from './html.js'
 import type { MonitorView, PageView } from './model.js'
+import { openIncidentsHtml, pastIncidentsHtml } from './render-incidents.js'
 import { STATUS_CSS } from './style.js'
 
-const ESC: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
-export const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ESC[c])
+export { esc, utc } from './html.js'
 
 export const OVERALL_TEXT: Record<OverallState, string> = {
   operational: 'All systems operational',
@@ -98,15 +99,11 @@ export function duration(seconds: number): string {
   return `${s} s`
 }
 
-/** "2026-11-25 08:30 UTC" */
-export const utc = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`
-const time = (iso: string) => `<time datetime="${esc(iso)}">${utc(iso)}</time>`
-
-function monitorHtml(m: MonitorView, i: number, dates: string[], full: FullBars): string {
+function monitorHtml(m: MonitorView, i: number, dates: string[], full: FullBars, h: 3 | 4): string {
   const bars = barsHtml(m.percents, dates, full)
   const first = dates[0] ?? ''
   return (
-    `<li><div class=hd><h3 id=m${i}>${esc(m.name)}</h3><span class="st s-${m.state}">${STATE_TEXT[m.state]}</span></div>` +
+    `<li><div class=hd><h${h} id=m${i}>${esc(m.name)}</h${h}><span class="st s-${m.state}">${STATE_TEXT[m.state]}</span></div>` +
     (m.url !== undefined ? `<p class=u>${esc(m.url)}</p>` : '') +
     `<p class=u>Uptime: ${pct(m.uptime['24h'])} (24 h), ${pct(m.uptime['30d'])} (30 d), ` +
     `${pct(m.uptime_90d)} (${dates.length} d)</p>` +
@@ -115,13 +112,17 @@ function monitorHtml(m: MonitorView, i: number, dates: string[], full: FullBars)
   )
 }
 
+/** Maintenance on now and coming, as announcements above the services. */
 function maintenanceHtml(list: PublicMaintenance[], names: Map<string, string>): string {
   if (list.length === 0) return ''
   const items = list.map(
     (w) =>
-      `<li><strong>${esc(w.name)}</strong> <span class=mu>(${w.active ? 'in progress' : 'scheduled'})</span>: ` +
-      `${time(w.starts_at)} to ${time(w.ends_at)}; ` +
-      `${esc(w.monitor_ids.map((id) => names.get(id) ?? '').join(', '))}</li>`,
+      `<li class=an><strong>${w.active ? 'Maintenance in progress' : 'Scheduled maintenance'}: ${esc(w.name)}</strong>` +
+      `<p>${time(w.starts_at)} to ${time(w.ends_at)}` +
+      (w.monitor_ids.length
+        ? `; affects ${esc(w.monitor_ids.map((id) => names.get(id) ?? '').join(', '))}`
+        : '') +
+      '</p></li>',
   )
   return `<section aria-labelledby=mh><h2 id=mh>Maintenance</h2><ul class=l>${items.join('')}</ul></section>`
 }
@@ -137,34 +138,53 @@ function incidentsHtml(list: PublicIncident[], days: number): string {
   )
   const body = items.length
     ? `<ul class=l>${items.join('')}</ul>`
-    : `<p class=mu>No incidents in the last ${days} days.</p>`
-  return `<section aria-labelledby=ih><h2 id=ih>Incidents, last ${days} days</h2>${body}</section>`
+    : `<p class=mu>No downtime in the last ${days} days.</p>`
+  return `<section aria-labelledby=ih><h2 id=ih>Downtime, last ${days} days</h2>${body}</section>`
 }
 
 /** Joined with +, not Array#join: that would copy the 4,500 bars once more than encoding does. */
-function monitorsHtml(monitors: MonitorView[], dates: string[]): string {
-  const full = fullBars(dates)
-  let out = ''
-  for (let i = 0; i < monitors.length; i++) out += monitorHtml(monitors[i], i, dates, full)
-  return out
+function monitorsHtml(p: PageView): string {
+  const full = fullBars(p.dates)
+  const list = (ids: Set<string> | undefined, h: 3 | 4) => {
+    let out = ''
+    for (let i = 0; i < p.monitors.length; i++)
+      if (!ids || ids.has(p.monitors[i].id)) out += monitorHtml(p.monitors[i], i, p.dates, full, h)
+    return `<ul class=m>${out}</ul>`
+  }
+  const groups = p.sections.filter((s) => s.monitor_ids.length > 0)
+  if (groups.length === 0) return list(undefined, 3)
+  const placed = new Set(groups.flatMap((s) => s.monitor_ids))
+  const rest = new Set(p.monitors.map((m) => m.id).filter((id) => !placed.has(id)))
+  const named = [...groups.map((s) => ({ name: s.name, ids: new Set(s.monitor_ids) }))]
+  if (rest.size > 0) named.push({ name: 'Other services', ids: rest })
+  return named
+    .map(
+      (g, i) => `<section aria-labelledby=g${i}><h3 id=g${i}>${esc(g.name)}</h3>${list(g.ids, 4)}</section>`,
+    )
+    .join('')
 }
 
 export function renderStatusPage(p: PageView, incidentDays: number): string {
   const names = new Map(p.monitors.map((m) => [m.id, m.name]))
-  const monitors = p.monitors.length
-    ? `<ul class=m>${monitorsHtml(p.monitors, p.dates)}</ul>`
-    : '<p class=mu>No monitors on this page yet.</p>'
+  const monitors = p.monitors.length ? monitorsHtml(p) : '<p class=mu>No monitors on this page yet.</p>'
   return (
     '<!doctype html><html lang=en><head><meta charset=utf-8>' +
     '<meta name=viewport content="width=device-width,initial-scale=1"><meta name=color-scheme content="light dark">' +
-    `<title>${esc(p.title)}</title><style>${STATUS_CSS}</style></head><body><div class=w>` +
+    `<title>${esc(p.title)}</title><style>${STATUS_CSS}</style>` +
+    `<link rel=alternate type="application/rss+xml" title="${esc(p.title)} (RSS)" href="${esc(p.slug)}/feed.rss">` +
+    `<link rel=alternate type="application/atom+xml" title="${esc(p.title)} (Atom)" href="${esc(p.slug)}/feed.atom">` +
+    '</head><body><div class=w>' +
     `<header><h1>${esc(p.title)}</h1>${p.description ? `<p class=d>${esc(p.description)}</p>` : ''}</header><main>` +
     `<section class="ov s-${p.state}" aria-labelledby=oh><h2 id=oh>${OVERALL_TEXT[p.state]}</h2>` +
     `<p>Updated ${time(p.generated_at)}</p></section>` +
+    openIncidentsHtml(p.status_incidents, names) +
     maintenanceHtml(p.maintenance, names) +
     `<section aria-labelledby=sh><h2 id=sh>Services</h2>${monitors}</section>` +
+    pastIncidentsHtml(p.status_incidents, names) +
     incidentsHtml(p.incidents, incidentDays) +
-    `</main><footer><p><a href="${esc(p.slug)}.json">This page as JSON</a> &middot; Monitored with sitehealth</p></footer>` +
+    `</main><footer><p><a href="${esc(p.slug)}.json">This page as JSON</a> &middot; ` +
+    `<a href="${esc(p.slug)}/feed.rss">RSS</a> &middot; <a href="${esc(p.slug)}/feed.atom">Atom</a> &middot; ` +
+    'Monitored with sitehealth</p></footer>' +
     '</div></body></html>'
   )
 }

@@ -7,13 +7,20 @@
 import {
   RESERVED_SLUGS,
   publicStatusPath,
+  type Section,
   type StatusPage,
   type StatusPageCreate,
   type StatusPagePatch,
 } from '../contract/status-pages.js'
 import { nextId } from '../monitors/ids.js'
 import type { MonitorDefinitionStore } from '../store/monitors.js'
-import { SlugTakenError, type StatusPageRecord, type StatusPageStore } from '../store/status-pages.js'
+import {
+  DomainTakenError,
+  SlugTakenError,
+  type StatusPageRecord,
+  type StatusPageStore,
+} from '../store/status-pages.js'
+import type { Store } from '../store/types.js'
 
 export type StatusPageErrorKind = 'invalid' | 'not_found' | 'conflict'
 
@@ -37,17 +44,46 @@ export function statusPageView(p: StatusPageRecord, baseUrl: string): StatusPage
     description: p.description,
     monitor_ids: p.monitor_ids,
     show_urls: p.show_urls,
+    auto_incidents: p.auto_incidents ?? false,
+    sections: p.sections ?? [],
+    domain: p.domain ?? null,
     public_url: baseUrl.replace(/\/+$/, '') + publicStatusPath(p.slug),
     created_at: p.created_at,
     updated_at: p.updated_at,
   }
 }
 
+/** Each section names monitors of the page, each monitor in one section at most. */
+function checkSections(sections: Section[], monitorIds: string[]): Section[] {
+  const onPage = new Set(monitorIds)
+  const placed = new Set<string>()
+  return sections.map((sec, i) => ({
+    name: sec.name,
+    monitor_ids: sec.monitor_ids.map((raw, j) => {
+      const id = raw.toLowerCase()
+      const where = `(sections.${i}.monitor_ids.${j})`
+      if (!onPage.has(id))
+        throw new StatusPageError(
+          'invalid',
+          `Invalid status page ${where}: ${raw} is not one of monitor_ids.`,
+        )
+      if (placed.has(id))
+        throw new StatusPageError('invalid', `Invalid status page ${where}: ${raw} is in another section.`)
+      placed.add(id)
+      return id
+    }),
+  }))
+}
+
+/** What a page's deletion takes with it beside the page (DESIGN §20). */
+type PageParts = Partial<Pick<Store, 'statusIncidents' | 'statusSubscribers'>>
+
 export class StatusPageService {
   constructor(
     readonly pages: StatusPageStore,
     private readonly monitors: MonitorDefinitionStore,
     private readonly now: () => number = Date.now,
+    private readonly parts: PageParts = {},
   ) {}
 
   private checkSlug(slug: string): void {
@@ -84,6 +120,8 @@ export class StatusPageService {
     } catch (err) {
       if (err instanceof SlugTakenError)
         throw new StatusPageError('conflict', `The slug "${slug}" is taken: choose another (slug).`)
+      if (err instanceof DomainTakenError)
+        throw new StatusPageError('conflict', `The domain "${err.domain}" is taken by another page (domain).`)
       throw err
     }
   }
@@ -100,6 +138,9 @@ export class StatusPageService {
       description: body.description || null,
       monitor_ids: monitorIds,
       show_urls: body.show_urls ?? false,
+      auto_incidents: body.auto_incidents ?? false,
+      sections: checkSections(body.sections ?? [], monitorIds),
+      domain: body.domain ?? null,
       created_at: now,
       updated_at: now,
     }
@@ -119,16 +160,25 @@ export class StatusPageService {
   async update(userId: string, id: string, patch: StatusPagePatch): Promise<StatusPageRecord> {
     const prev = await this.get(userId, id)
     if (patch.slug !== undefined && patch.slug !== prev.slug) this.checkSlug(patch.slug)
+    const monitorIds =
+      patch.monitor_ids === undefined ? prev.monitor_ids : await this.checkMonitors(userId, patch.monitor_ids)
+    // a monitor taken off the page leaves its section with it
+    const sections =
+      patch.sections ??
+      (prev.sections ?? []).map((sec) => ({
+        ...sec,
+        monitor_ids: sec.monitor_ids.filter((id) => monitorIds.includes(id)),
+      }))
     const next: StatusPageRecord = {
       ...prev,
       slug: patch.slug ?? prev.slug,
       title: patch.title ?? prev.title,
       description: patch.description === undefined ? prev.description : patch.description || null,
-      monitor_ids:
-        patch.monitor_ids === undefined
-          ? prev.monitor_ids
-          : await this.checkMonitors(userId, patch.monitor_ids),
+      monitor_ids: monitorIds,
       show_urls: patch.show_urls ?? prev.show_urls,
+      auto_incidents: patch.auto_incidents ?? prev.auto_incidents ?? false,
+      sections: checkSections(sections, monitorIds),
+      domain: patch.domain === undefined ? (prev.domain ?? null) : patch.domain,
       updated_at: new Date(this.now()).toISOString(),
     }
     const saved = await this.save(() => this.pages.updateStatusPage(next), next.slug)
@@ -137,7 +187,10 @@ export class StatusPageService {
   }
 
   async remove(userId: string, id: string): Promise<void> {
-    if (!(await this.pages.deleteStatusPage(userId, id.toLowerCase())))
+    const pageId = id.toLowerCase()
+    if (!(await this.pages.deleteStatusPage(userId, pageId)))
       throw new StatusPageError('not_found', 'No status page with this id for this API key.')
+    await this.parts.statusIncidents?.deletePageIncidents(pageId)
+    await this.parts.statusSubscribers?.deletePageSubscribers(pageId)
   }
 }

@@ -47,6 +47,22 @@ padding:.2rem .4rem;background:var(--fg);color:var(--bg);border-radius:.25rem;fo
 ul.l li{padding:.5rem 0;border-bottom:1px solid var(--ln)}
 .mu{color:var(--mu)}
 footer{margin-top:2.5rem;color:var(--mu);font-size:.85rem}
+ul.l li.an,ul.l li.inc{border:1px solid var(--ln);border-left:.5rem solid var(--mt);border-radius:.5rem;
+background:var(--pn);padding:.75rem 1rem;margin:0 0 .75rem}
+ul.l li.inc{border-left-color:var(--dg)}ul.l li.i-major,ul.l li.i-critical{border-left-color:var(--dn)}
+ul.l li.i-none{border-left-color:var(--mu)}
+.an p,.inc>p{margin:.25rem 0 0}
+ul.l h3{margin:0 0 .25rem}
+ol.up{list-style:none;margin:.5rem 0 0;padding:0}
+ol.up li{padding:.5rem 0;border-top:1px solid var(--ln)}
+ol.up p{margin:.25rem 0 0;overflow-wrap:anywhere}
+details{margin-top:.25rem}summary{cursor:pointer;color:var(--a)}
+form.sb{display:flex;flex-wrap:wrap;gap:.5rem;align-items:end;margin:.5rem 0 1rem}
+form.sb label{display:flex;flex-direction:column;gap:.25rem;flex:1 1 14rem}
+form.sb input{font:inherit;padding:.4rem .5rem;border:1px solid var(--mu);border-radius:.25rem;background:var(--bg);
+color:var(--fg)}
+button{font:inherit;padding:.45rem .9rem;border:1px solid var(--a);border-radius:.25rem;background:var(--a);
+color:var(--bg);cursor:pointer}
 `.replace(/\n/g, '')
 
 export const STATUS_CSS_HASH = `'sha256-${createHash('sha256').update(STATUS_CSS).digest('base64')}'`

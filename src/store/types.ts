@@ -21,6 +21,8 @@ import type { RunLogStore } from './run-log.js'
 import type { DeliveryQueueStore } from './delivery-queue.js'
 import type { HistoryStore } from './history.js'
 import type { StatusPageStore } from './status-pages.js'
+import type { StatusIncidentStore } from './status-incidents.js'
+import type { SubscriberStore } from './status-subscribers.js'
 import type { MaintenanceStore } from './maintenance.js'
 import type { MonitorGaugeStore } from './gauges.js'
 
@@ -166,6 +168,10 @@ export interface Store {
   readonly monitors: MonitorStore
   /** Public status pages (docs/decisions.md#the-public-face; status-pages.ts). */
   readonly statusPages: StatusPageStore
+  /** Incidents posted on status pages (DESIGN §20; status-incidents.ts). */
+  readonly statusIncidents: StatusIncidentStore
+  /** Subscribers of status pages (DESIGN §20; status-subscribers.ts). */
+  readonly statusSubscribers: SubscriberStore
   /** Maintenance windows (docs/decisions.md#monitoring-depth; maintenance.ts). */
   readonly maintenance: MaintenanceStore
   /** Per-monitor figures for /metrics (gauges.ts). */

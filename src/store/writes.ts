@@ -1,5 +1,5 @@
 /**
- * A count of this process's writes to monitors and status pages, for caches that must see them at
+ * A count of this process's writes to monitors, status pages and their incidents, for caches that must see them at
  * once (the public status pages: docs/decisions.md#the-public-face). The store's write methods
  * are wrapped on the instance, once per store, so every caller's writes count, including those made
  * straight through the store. Each write counts when it starts and again when it settles, so a
@@ -17,6 +17,13 @@ const MONITOR_WRITES = [
   'recordEvents',
 ] as const
 const PAGE_WRITES = ['createStatusPage', 'updateStatusPage', 'deleteStatusPage'] as const
+const INCIDENT_WRITES = [
+  'createIncident',
+  'updateIncident',
+  'appendIncidentUpdate',
+  'deleteIncident',
+  'deletePageIncidents',
+] as const
 
 const counters = new WeakMap<Store, () => number>()
 
@@ -45,6 +52,7 @@ export function writeCount(store: Store): () => number {
     const bump = () => void n++
     wrap(store.monitors, MONITOR_WRITES, bump)
     wrap(store.statusPages, PAGE_WRITES, bump)
+    wrap(store.statusIncidents, INCIDENT_WRITES, bump)
     fn = () => n
     counters.set(store, fn)
   }

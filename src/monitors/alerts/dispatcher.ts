@@ -20,8 +20,12 @@ export interface AlertDispatcherOptions {
   recorder?: Omit<DeliveryRecorderOptions, 'log'>
 }
 
+/** Hears of every event a run or a beat raised (once saved), channels or not. */
+export type RaisedListener = (m: MonitorRecord, events: EventRecord[]) => void
+
 export class AlertDispatcher {
   private readonly deliveries = new Set<Promise<unknown>>()
+  private readonly listeners = new Set<RaisedListener>()
   /** Events whose alerts this instance holds the delivery lease of and has not finished sending. */
   private readonly unfinished = new Set<string>()
   /** How long a delivery lease lasts: longer than any delivery with all its retries. */
@@ -34,8 +38,20 @@ export class AlertDispatcher {
     this.recorder = new DeliveryRecorder(o.monitors, { ...o.recorder, log: o.log })
   }
 
+  /** Adds a listener of raised events (status pages open draft incidents through it). */
+  onRaised(listener: RaisedListener): void {
+    this.listeners.add(listener)
+  }
+
   /** Sends the alerts of events just raised, once this instance holds their delivery lease. */
   dispatch(m: MonitorRecord, events: EventRecord[]): void {
+    for (const listen of this.listeners) {
+      try {
+        listen(m, events)
+      } catch (err) {
+        this.o.log?.(`event listener: ${(err as Error).message}`)
+      }
+    }
     const pending = events.filter((e) => e.deliveries.some((d) => d.status === 'pending'))
     if (pending.length === 0) return
     this.track(

@@ -14,6 +14,7 @@ import { servicePaths } from './service.js'
 import { accountPaths } from './accounts.js'
 import { monitorPaths } from './monitors.js'
 import { statusPagePaths } from './status-pages.js'
+import { statusIncidentPaths } from './status-incidents.js'
 import { maintenancePaths, pushPaths } from './maintenance.js'
 import '../../contract/status-pages.js'
 import {
@@ -89,6 +90,15 @@ Limits of this server: ${limits.runLimit} run-check requests per ${limits.runWin
       ...maintenancePaths({ ok, errors, json, ref, body, noContent }),
       ...pushPaths({ ok, errors, json, ref, body, noContent }),
       ...statusPagePaths({
+        ok,
+        errors,
+        json,
+        ref,
+        body,
+        noContent,
+        openErrors: (...s: number[]) => errorsOf('none', ...s),
+      }),
+      ...statusIncidentPaths({
         ok,
         errors,
         json,

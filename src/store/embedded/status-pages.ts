@@ -5,12 +5,26 @@
  * changes nothing. One process serves a data dir, so the slug check and the write are atomic.
  */
 import { join } from 'node:path'
-import { SlugTakenError, type StatusPageRecord, type StatusPageStore } from '../status-pages.js'
+import {
+  DomainTakenError,
+  SlugTakenError,
+  type StatusPageRecord,
+  type StatusPageStore,
+} from '../status-pages.js'
 import type { Chain, LowdbContext } from './context.js'
 
 interface StatusPagesDoc {
   version: 1
   pages: StatusPageRecord[]
+}
+
+/** Another page has the slug, or the domain. */
+function refuseClash(pages: StatusPageRecord[], page: StatusPageRecord): void {
+  for (const p of pages) {
+    if (p.id === page.id) continue
+    if (p.slug === page.slug) throw new SlugTakenError(page.slug)
+    if (page.domain && p.domain === page.domain) throw new DomainTakenError(page.domain)
+  }
 }
 
 export class LowdbStatusPages implements StatusPageStore {
@@ -47,7 +61,7 @@ export class LowdbStatusPages implements StatusPageStore {
 
   createStatusPage(page: StatusPageRecord): Promise<StatusPageRecord> {
     return this.write((d) => {
-      if (d.pages.some((p) => p.slug === page.slug)) throw new SlugTakenError(page.slug)
+      refuseClash(d.pages, page)
       d.pages.push(page)
       return page
     })
@@ -61,6 +75,10 @@ export class LowdbStatusPages implements StatusPageStore {
     return this.doc.pages.find((p) => p.slug === slug)
   }
 
+  async getStatusPageByDomain(domain: string) {
+    return this.doc.pages.find((p) => p.domain === domain)
+  }
+
   async listStatusPages(userId: string) {
     return this.doc.pages.filter((p) => p.user_id === userId)
   }
@@ -69,7 +87,7 @@ export class LowdbStatusPages implements StatusPageStore {
     return this.write((d) => {
       const i = d.pages.findIndex((p) => p.id === page.id && p.user_id === page.user_id)
       if (i < 0) return undefined
-      if (d.pages.some((p) => p.slug === page.slug && p.id !== page.id)) throw new SlugTakenError(page.slug)
+      refuseClash(d.pages, page)
       d.pages[i] = page
       return page
     })

@@ -11,6 +11,7 @@
  *   <dataDir>/accounts.json     accounts.ts  dashboard accounts, sessions, invites, device grants
  *   <dataDir>/monitors/...      monitors.ts  monitors, runs, events (snapshot + group-commit journal)
  *   <dataDir>/status-pages.json status-pages.ts  public status pages
+ *   <dataDir>/status-incidents.json, status-subscribers.json  their incidents and subscribers
  *
  * A new concern gets its own file holding its own document(s), constructed here with the shared
  * LowdbContext, loaded in `open` and flushed in `close`.
@@ -26,6 +27,8 @@ import { DEFAULT_TOUCH_FLUSH_MS, LowdbKeys } from './keys.js'
 import { acquireDirLock, removeStaleLockTemps, type DirLock } from './lock.js'
 import { LowdbMonitorStore } from './monitors.js'
 import { LowdbStatusPages } from './status-pages.js'
+import { LowdbStatusIncidents } from './status-incidents.js'
+import { LowdbStatusSubscribers } from './status-subscribers.js'
 import { LowdbMaintenance } from './maintenance.js'
 import { LowdbMonitorGauges } from './gauges.js'
 import { DEFAULT_CACHED_SHARDS, DEFAULT_SHARD_SIZE, Shards } from './shards.js'
@@ -60,6 +63,8 @@ export class LowdbStore implements Store {
   readonly accounts: LowdbAccounts
   readonly monitors: LowdbMonitorStore
   readonly statusPages: LowdbStatusPages
+  readonly statusIncidents: LowdbStatusIncidents
+  readonly statusSubscribers: LowdbStatusSubscribers
   readonly maintenance: LowdbMaintenance
   readonly monitorGauges: LowdbMonitorGauges
   readonly shards: Shards
@@ -85,6 +90,8 @@ export class LowdbStore implements Store {
     this.accounts = new LowdbAccounts(this.ctx)
     this.monitors = new LowdbMonitorStore(dataDir, { historyLimit: opts.monitorHistory, warn: opts.warn })
     this.statusPages = new LowdbStatusPages(this.ctx)
+    this.statusIncidents = new LowdbStatusIncidents(this.ctx)
+    this.statusSubscribers = new LowdbStatusSubscribers(this.ctx)
     this.maintenance = new LowdbMaintenance(this.ctx)
     this.monitorGauges = new LowdbMonitorGauges(this.monitors)
   }
@@ -119,6 +126,8 @@ export class LowdbStore implements Store {
       await store.accounts.load()
       await store.monitors.load()
       await store.statusPages.load()
+      await store.statusIncidents.load()
+      await store.statusSubscribers.load()
       await store.maintenance.load()
     } catch (err) {
       await store.lock.release()

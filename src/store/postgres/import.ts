@@ -175,8 +175,8 @@ export async function importDataDir(
   await target.db.transaction().execute(async (trx) => {
     for (const p of source.statusPages.all()) {
       const r = await sql`
-        INSERT INTO status_pages (id, user_id, slug, record)
-        VALUES (${p.id}, ${p.user_id}, ${p.slug}, ${JSON.stringify(p)})
+        INSERT INTO status_pages (id, user_id, slug, domain, record)
+        VALUES (${p.id}, ${p.user_id}, ${p.slug}, ${p.domain ?? null}, ${JSON.stringify(p)})
         ON CONFLICT DO NOTHING`.execute(trx)
       summary.status_pages[Number(r.numAffectedRows ?? 0) > 0 ? 'copied' : 'present']++
     }

@@ -5,13 +5,26 @@
  * process, so a page changed through one instance is what every other serves next.
  */
 import { sql, type Kysely } from 'kysely'
-import { SlugTakenError, type StatusPageRecord, type StatusPageStore } from '../status-pages.js'
+import {
+  DomainTakenError,
+  SlugTakenError,
+  type StatusPageRecord,
+  type StatusPageStore,
+} from '../status-pages.js'
 import type { Database } from './schema.js'
 
 const SLUG_KEY = 'status_pages_slug_key'
 
-const isSlugClash = (err: unknown) =>
-  (err as { code?: string }).code === '23505' && (err as { constraint?: string }).constraint === SLUG_KEY
+const DOMAIN_KEY = 'status_pages_domain_key'
+
+/** The unique index a write ran into, as the store's error; other errors as they are. */
+function clash(err: unknown, page: StatusPageRecord): unknown {
+  if ((err as { code?: string }).code !== '23505') return err
+  const constraint = (err as { constraint?: string }).constraint
+  if (constraint === SLUG_KEY) return new SlugTakenError(page.slug)
+  if (constraint === DOMAIN_KEY) return new DomainTakenError(page.domain ?? '')
+  return err
+}
 
 export class PgStatusPages implements StatusPageStore {
   constructor(private readonly db: Kysely<Database>) {}
@@ -26,11 +39,12 @@ export class PgStatusPages implements StatusPageStore {
   async createStatusPage(page: StatusPageRecord): Promise<StatusPageRecord> {
     try {
       await sql`
-        INSERT INTO status_pages (id, user_id, slug, record)
-        VALUES (${page.id}, ${page.user_id}, ${page.slug}, ${JSON.stringify(page)})`.execute(this.db)
+        INSERT INTO status_pages (id, user_id, slug, domain, record)
+        VALUES (${page.id}, ${page.user_id}, ${page.slug}, ${page.domain ?? null}, ${JSON.stringify(page)})`.execute(
+        this.db,
+      )
     } catch (err) {
-      if (isSlugClash(err)) throw new SlugTakenError(page.slug)
-      throw err
+      throw clash(err, page)
     }
     return page
   }
@@ -51,6 +65,13 @@ export class PgStatusPages implements StatusPageStore {
     return p
   }
 
+  async getStatusPageByDomain(domain: string): Promise<StatusPageRecord | undefined> {
+    const [p] = await this.rows(
+      sql<{ record: StatusPageRecord }>`SELECT record FROM status_pages WHERE domain = ${domain}`,
+    )
+    return p
+  }
+
   listStatusPages(userId: string): Promise<StatusPageRecord[]> {
     return this.rows(
       sql<{
@@ -62,12 +83,11 @@ export class PgStatusPages implements StatusPageStore {
   async updateStatusPage(page: StatusPageRecord): Promise<StatusPageRecord | undefined> {
     try {
       const r = await sql`
-        UPDATE status_pages SET slug = ${page.slug}, record = ${JSON.stringify(page)}
+        UPDATE status_pages SET slug = ${page.slug}, domain = ${page.domain ?? null}, record = ${JSON.stringify(page)}
         WHERE id = ${page.id}::uuid AND user_id = ${page.user_id}`.execute(this.db)
       return Number(r.numAffectedRows ?? 0) > 0 ? page : undefined
     } catch (err) {
-      if (isSlugClash(err)) throw new SlugTakenError(page.slug)
-      throw err
+      throw clash(err, page)
     }
   }
 

@@ -9,6 +9,7 @@
  *   checks.ts      saved checks: commit (check + charge in one statement), import, get, paging
  *   monitors.ts    monitors, runs, events; due runs claimed as leased rows (FOR UPDATE SKIP LOCKED)
  *   status-pages.ts public status pages (slug unique in the table)
+ *   status-incidents.ts, status-subscribers.ts  their incidents and subscribers
  *   accounts.ts    dashboard accounts, sessions, invites, device grants; the shared sign-in throttle
  *   import.ts      copying an embedded data dir in (`sitehealth db import`)
  *
@@ -25,6 +26,8 @@ import { PgKeys, type PgKeysOptions } from './keys.js'
 import { migrateToLatest, type MigrationResult } from './migrate.js'
 import { PgMonitors } from './monitors.js'
 import { PgStatusPages } from './status-pages.js'
+import { PgStatusIncidents } from './status-incidents.js'
+import { PgStatusSubscribers } from './status-subscribers.js'
 import { PgMaintenance } from './maintenance.js'
 import { PgMonitorGauges } from './gauges.js'
 import type { Database } from './schema.js'
@@ -53,6 +56,8 @@ export class PostgresStore implements Store {
   readonly checks: PgChecks
   readonly monitors: PgMonitors
   readonly statusPages: PgStatusPages
+  readonly statusIncidents: PgStatusIncidents
+  readonly statusSubscribers: PgStatusSubscribers
   readonly maintenance: PgMaintenance
   readonly monitorGauges: PgMonitorGauges
   readonly accounts: PgAccounts
@@ -75,6 +80,8 @@ export class PostgresStore implements Store {
     this.monitors = new PgMonitors(db, { historyLimit: o.monitorHistory, pool })
     this.accounts = new PgAccounts(db, pool, { now: o.now })
     this.statusPages = new PgStatusPages(db)
+    this.statusIncidents = new PgStatusIncidents(db)
+    this.statusSubscribers = new PgStatusSubscribers(db)
     this.maintenance = new PgMaintenance(db)
     this.monitorGauges = new PgMonitorGauges(db)
   }

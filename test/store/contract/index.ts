@@ -15,6 +15,7 @@ import { runLogContract } from './run-log.js'
 import { deliveryQueueContract } from './delivery-queue.js'
 import { historyContract } from './history.js'
 import { statusPagesContract } from './status-pages.js'
+import { statusCommsContract } from './status-comms.js'
 import { maintenanceContract } from './maintenance.js'
 import { gaugesContract } from './gauges.js'
 import { usersContract } from './users-credits.js'
@@ -79,6 +80,7 @@ export function describeStoreContract(name: string, makeHarness: () => Promise<S
     describe('delivery queue', () => deliveryQueueContract(ctx))
     describe('history', () => historyContract(ctx))
     describe('status pages', () => statusPagesContract(ctx))
+    describe('status page incidents, subscribers, domains', () => statusCommsContract(ctx))
     describe('maintenance windows', () => maintenanceContract(ctx))
     describe('monitor gauges', () => gaugesContract(ctx))
   })

@@ -14,6 +14,7 @@ import { monitorHistory } from './0009-monitor-history.js'
 import { maintenanceWindows } from './0010-maintenance-windows.js'
 import { leanHistory } from './0011-lean-history.js'
 import { rollupsFillfactor } from './0012-rollups-fillfactor.js'
+import { statusComms } from './0013-status-comms.js'
 
 export const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': initial,
@@ -27,4 +28,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0010-maintenance-windows': maintenanceWindows,
   '0011-lean-history': leanHistory,
   '0012-rollups-fillfactor': rollupsFillfactor,
+  '0013-status-comms': statusComms,
 }
