@@ -1,7 +1,7 @@
 /**
  * The status-page incident concern of the storage interface (DESIGN §20): incidents an owner posts
  * on a page, each with its timestamped updates. Every backend implements it in its own file
- * (src/store/lowdb/status-incidents.ts, src/store/postgres/status-incidents.ts).
+ * (src/store/embedded/status-incidents.ts, src/store/postgres/status-incidents.ts).
  */
 import type { IncidentImpact, IncidentStatus } from '../contract/status-pages.js'
 

@@ -2,7 +2,7 @@
  * The status-page subscriber concern of the storage interface (DESIGN §20): confirmed email
  * addresses and webhooks that hear of a page's incidents. An email address is stored only once
  * it confirmed (the confirmation link carries it, signed), once per page. Every backend
- * implements it in its own file (src/store/lowdb/status-subscribers.ts, src/store/postgres/…).
+ * implements it in its own file (src/store/embedded/status-subscribers.ts, src/store/postgres/…).
  */
 import type { SubscriberType } from '../contract/status-pages.js'
 
