@@ -66,6 +66,6 @@ export function statusPageRoutes(
   return {
     ...statusPageApiRoutes(kit, parts.service),
     ...incidentApiRoutes(kit, parts.incidents),
-    ...statusPagePublicRoutes(publicPages),
+    ...statusPagePublicRoutes(publicPages, () => opts.publicUrl),
   }
 }

@@ -26,6 +26,8 @@ import type { StatusIncidentRecord, StatusIncidentStore } from '../store/status-
 import type { StatusPageRecord, StatusPageStore } from '../store/status-pages.js'
 import { badRequest, notFound } from '../server/errors.js'
 import { drawBadge } from './badges.js'
+import { atomFeed, rssFeed } from './feeds.js'
+import { statuspageStatus, statuspageSummary } from './statuspage.js'
 import { buildPublicPage, publicPage, type PageView } from './model.js'
 import { renderNotFound, renderStatusPage } from './render.js'
 import { STATUS_CSP } from './style.js'
@@ -165,7 +167,69 @@ function cached(
   return new Response(body, { status: 200, headers })
 }
 
-export function statusPagePublicRoutes(pages: PublicPages) {
+/**
+ * The page's absolute address for this request: `https://<domain>/` when asked for by its own
+ * domain (TLS is the proxy's), else the server's public URL (or the request's origin) + /status/slug.
+ */
+export function pageUrl(event: H3Event, page: StatusPageRecord, publicUrl: string | undefined): string {
+  const host = (event.req.headers.get('host') ?? '').toLowerCase().replace(/:\d+$/, '')
+  if (page.domain && host === page.domain) return `https://${page.domain}/`
+  return (publicUrl ?? event.url.origin).replace(/\/+$/, '') + `/status/${page.slug}`
+}
+
+/** The feeds and Statuspage JSON of a page, each made on its first request by address. */
+function derived(pages: PublicPages, publicUrl: () => string | undefined) {
+  const bodies = new WeakMap<object, Map<string, { body: string; tag: string }>>()
+  return async (event: H3Event, kind: 'rss' | 'atom' | 'summary' | 'status'): Promise<Response> => {
+    const view = await pages.view(String(event.context.params?.slug ?? ''))
+    if (!view) throw notFound('No status page at this address.')
+    const url = pageUrl(event, view.page, publicUrl())
+    const key = `${kind} ${url}`
+    let made = bodies.get(view) ?? new Map<string, { body: string; tag: string }>()
+    bodies.set(view, made)
+    let hit = made.get(key)
+    if (!hit) {
+      const m = view.model
+      const sub = url.endsWith('/') ? url : `${url}/`
+      const feed = {
+        id: view.page.id,
+        title: m.title,
+        description: m.description,
+        url,
+        self: `${sub}feed.${kind}`,
+        generated_at: m.generated_at,
+        incidents: m.status_incidents,
+      }
+      const ctx = {
+        id: view.page.id,
+        url,
+        created_at: view.page.created_at,
+        updated_at: view.page.updated_at,
+      }
+      const body =
+        kind === 'rss'
+          ? rssFeed(feed)
+          : kind === 'atom'
+            ? atomFeed(feed)
+            : JSON.stringify(kind === 'summary' ? statuspageSummary(m, ctx) : statuspageStatus(m, ctx))
+      hit = { body, tag: etagOf(body) }
+      made.set(key, hit)
+    }
+    const type = {
+      rss: 'application/rss+xml; charset=utf-8',
+      atom: 'application/atom+xml; charset=utf-8',
+      summary: 'application/json; charset=utf-8',
+      status: 'application/json; charset=utf-8',
+    }[kind]
+    return cached(event, hit.body, hit.tag, type, PAGE_CACHE)
+  }
+}
+
+export function statusPagePublicRoutes(
+  pages: PublicPages,
+  publicUrl: () => string | undefined = () => undefined,
+) {
+  const serve = derived(pages, publicUrl)
   async function page(event: H3Event): Promise<Response> {
     const raw = String(event.context.params?.slug ?? '')
     const asJson = raw.endsWith('.json')
@@ -204,5 +268,9 @@ export function statusPagePublicRoutes(pages: PublicPages) {
   return {
     [STATUS_PAGE_PATHS.publicPage]: { GET: page },
     [STATUS_PAGE_PATHS.badge]: { GET: badge },
+    [STATUS_PAGE_PATHS.feedRss]: { GET: (event: H3Event) => serve(event, 'rss') },
+    [STATUS_PAGE_PATHS.feedAtom]: { GET: (event: H3Event) => serve(event, 'atom') },
+    [STATUS_PAGE_PATHS.summary]: { GET: (event: H3Event) => serve(event, 'summary') },
+    [STATUS_PAGE_PATHS.status]: { GET: (event: H3Event) => serve(event, 'status') },
   }
 }
