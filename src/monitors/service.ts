@@ -14,7 +14,7 @@ import type { MonitorStore } from '../store/types.js'
 import type { RunRecord } from '../store/run-log.js'
 import type { CheckRecord, Store } from '../store/types.js'
 import type { SecretBox } from '../shared/secret-box.js'
-import { AlertDispatcher, eventRecords, type RaisedListener } from './alerts/index.js'
+import { AlertDispatcher, eventRecords } from './alerts/index.js'
 import { judgeAssertions } from './assert-run.js'
 import type { Deliverer } from './channels/deliver.js'
 import { nextId } from './ids.js'
@@ -88,7 +88,7 @@ function certificateExpiry(details: Record<string, unknown> | undefined): string
 export class MonitorService {
   readonly minInterval: number
   private readonly now: () => number
-  private readonly alerts: AlertDispatcher
+  readonly alerts: AlertDispatcher // public: onRaised hears of every event (status pages)
   private readonly pausing = new Map<string, Promise<void>>()
   private readonly runDeps: RunDeps
   private readonly input: MonitorInput
@@ -98,11 +98,6 @@ export class MonitorService {
   readonly heartbeats: Heartbeats
   /** Called when a monitor's next run moved earlier (the scheduler re-arms its timer). */
   onScheduleChange: () => void = () => {}
-
-  /** Hears of every event raised and saved from now on (a port for what sits above monitors). */
-  onEventsRaised(listener: RaisedListener): void {
-    this.alerts.onRaised(listener)
-  }
 
   constructor(private readonly o: MonitorServiceOptions) {
     this.minInterval = o.minInterval ?? INTERVAL.min

@@ -35,7 +35,7 @@ export function composeApp(o: ComposeOptions): App {
   const parts = openStatusPages(opts.store)
   const statusPages = statusPagesPort(opts, parts)
   // a monitor going down opens draft incidents on the pages that ask for them (DESIGN §20)
-  opts.monitoring?.service.onEventsRaised((m, events) => {
+  opts.monitoring?.service.alerts.onRaised((m, events) => {
     parts.monitorEvents(m, events).catch((err) => opts.log?.(`status incidents: ${(err as Error).message}`))
   })
   const maintenance = opts.monitoring && dashboardMaintenance(opts.monitoring.service.maintenance)

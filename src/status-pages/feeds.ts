@@ -11,9 +11,10 @@ import { IMPACT_TEXT, INCIDENT_STATUS_TEXT } from './render-incidents.js'
 const builder = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: '@_', format: true })
 
 /** Characters XML 1.0 forbids (C0 controls but tab, newline and return; U+FFFE, U+FFFF; lone surrogates). */
-// eslint-disable-next-line no-control-regex
+/* eslint-disable no-control-regex -- these are the characters to drop */
 const NOT_XML =
   /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
+/* eslint-enable no-control-regex */
 const clean = (s: string) => s.replace(NOT_XML, '')
 
 export interface FeedInput {

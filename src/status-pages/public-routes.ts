@@ -185,7 +185,7 @@ function derived(pages: PublicPages, publicUrl: () => string | undefined) {
     if (!view) throw notFound('No status page at this address.')
     const url = pageUrl(event, view.page, publicUrl())
     const key = `${kind} ${url}`
-    let made = bodies.get(view) ?? new Map<string, { body: string; tag: string }>()
+    const made = bodies.get(view) ?? new Map<string, { body: string; tag: string }>()
     bodies.set(view, made)
     let hit = made.get(key)
     if (!hit) {
