@@ -266,7 +266,7 @@ Faults: every wait on PostgreSQL and Redis is bounded (--db-query-timeout, --db-
     }),
     'metrics-token': Flags.string({
       description:
-        'Serve Prometheus metrics at GET /metrics to requests with `Authorization: Bearer <token>` (off when unset).',
+        'Serve Prometheus metrics at GET /metrics to requests with `Authorization: Bearer <token>` (off when unset; at least 32 characters).',
       env: 'SITEHEALTH_METRICS_TOKEN',
     }),
     'redis-url': Flags.string({

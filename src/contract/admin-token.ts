@@ -9,10 +9,13 @@ const MIN_DISTINCT_CHARACTERS = 8
 
 export const ADMIN_TOKEN_HOWTO = 'Generate one with: openssl rand -base64 32'
 
-/** Why a token is too weak to use, or undefined when it is fine. */
-export function adminTokenProblem(token: string): string | undefined {
+/**
+ * Why a token is too weak to use, or undefined when it is fine. The same rule holds every bearer
+ * token an operator chooses (`what` names it): the admin token and `serve --metrics-token`.
+ */
+export function adminTokenProblem(token: string, what = 'an admin token'): string | undefined {
   if (token.length < MIN_ADMIN_TOKEN_LENGTH)
-    return `it has ${token.length} characters; an admin token needs at least ${MIN_ADMIN_TOKEN_LENGTH}`
+    return `it has ${token.length} characters; ${what} needs at least ${MIN_ADMIN_TOKEN_LENGTH}`
   if (new Set(token).size < MIN_DISTINCT_CHARACTERS)
     return `it uses fewer than ${MIN_DISTINCT_CHARACTERS} distinct characters`
   if (/\s/.test(token)) return 'it contains white space'

@@ -267,7 +267,7 @@ export async function startServer(o: StartOptions): Promise<RunningServer> {
 
 /**
  * Refuses what cannot start before anything is created or locked: a bad --trust-proxy, PostgreSQL
- * without a shared admin token, a weak admin token. Returns the parsed --trust-proxy.
+ * without a shared admin token, a weak admin or metrics token. Returns the parsed --trust-proxy.
  */
 function checkedOptions(o: StartOptions): TrustProxy | undefined {
   let trustProxy: TrustProxy | undefined
@@ -286,6 +286,14 @@ function checkedOptions(o: StartOptions): TrustProxy | undefined {
     const problem = adminTokenProblem(o.adminToken)
     if (problem)
       throw new StartupError(`SITEHEALTH_ADMIN_TOKEN is too weak: ${problem}. ${ADMIN_TOKEN_HOWTO}`)
+  }
+  // /metrics reads every account's monitor names and states: its token is held to the same rule
+  if (o.metricsToken !== undefined) {
+    const problem = adminTokenProblem(o.metricsToken, 'a metrics token')
+    if (problem)
+      throw new StartupError(
+        `--metrics-token (SITEHEALTH_METRICS_TOKEN) is too weak: ${problem}. ${ADMIN_TOKEN_HOWTO}`,
+      )
   }
   return trustProxy
 }

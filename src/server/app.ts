@@ -161,7 +161,7 @@ export function createApp(opts: ServerOptions, mounts: Mount[] = []): App {
     ...(opts.monitoring ? monitorRoutes(opts, opts.monitoring, limiter, inFlight, failures) : {}),
     ...(opts.monitoring ? maintenanceRoutes(opts, opts.monitoring.service.maintenance, limiter) : {}),
     ...(opts.monitoring ? pushRoutes(opts.monitoring.service, limiter) : {}),
-    ...(opts.metrics ? metricsRoutes(opts.metrics.registry, opts.metrics.token) : {}),
+    ...(opts.metrics ? metricsRoutes(opts.metrics.registry, opts.metrics.token, limiter) : {}),
     ...documentationRoutes(opts, capacity, failures),
   }
 

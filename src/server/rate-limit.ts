@@ -165,6 +165,16 @@ export class RateLimiter {
       )
   }
 
+  /**
+   * Whether `key` has used up `policy` in its current window, counting nothing: the refusal's
+   * Decision, or undefined when it may go on. For limits charged only on failure (a wrong token),
+   * checked before the request is looked at.
+   */
+  async refused(key: string, policy: Policy): Promise<Decision | undefined> {
+    const res = await this.limiterFor(policy).get(key)
+    return res && res.consumedPoints >= policy.limit ? this.decide(policy, res, false) : undefined
+  }
+
   private decide(policy: Policy, res: RateLimiterRes, allowed: boolean): Decision {
     const remaining = res.remainingPoints
     const ms = Math.max(0, res.msBeforeNext)

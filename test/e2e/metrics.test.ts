@@ -5,10 +5,14 @@
  * monitor up / score / response time / certificate expiry labelled by id and (escaped) name,
  * Node process metrics, and no URL or key anywhere.
  */
+import { execa } from 'execa'
+import { mkdtemp, rm } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startServe, type Served } from '../helpers/serve.js'
+import { CLI, startServe, type Served } from '../helpers/serve.js'
 import { callApi } from '../helpers/api.js'
 
 const TOKEN = 'metrics-token-for-tests-0123456789'
@@ -143,4 +147,44 @@ describe('/metrics', () => {
     expect(text).not.toContain(key)
     expect(requests.every((s) => !/[0-9a-f]{8}-[0-9a-f]{4}/.test(s.labels.route))).toBe(true)
   }, 60_000)
+
+  it.each([
+    ['--metrics-token changeme', ['--metrics-token', 'changeme'], {}],
+    ['SITEHEALTH_METRICS_TOKEN of one letter', [], { SITEHEALTH_METRICS_TOKEN: 'x'.repeat(40) }],
+  ])(
+    'serve refuses a weak metrics token: %s',
+    async (_name, args, env) => {
+      const dir = await mkdtemp(join(tmpdir(), 'sitehealth-metrics-'))
+      try {
+        const r = await execa('node', [CLI, 'serve', '--port', '0', '--data-dir', dir, ...args], {
+          env: { NO_COLOR: '1', ...env },
+          reject: false,
+          timeout: 20_000,
+        })
+        expect(r.exitCode).toBe(1)
+        expect(r.stdout).toBe('')
+        expect(r.stderr).toMatch(/--metrics-token \(SITEHEALTH_METRICS_TOKEN\) is too weak/)
+        expect(r.stderr).toContain('openssl rand -base64 32')
+        expect(r.stderr).not.toMatch(/\n\s+at /)
+      } finally {
+        await rm(dir, { recursive: true, force: true })
+      }
+    },
+    60_000,
+  )
+
+  // last: it leaves this client's address refused for the rest of the minute
+  it('answers 429 with Retry-After past 10 wrong tokens a minute from one address, the right one included', async () => {
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => scrape(`wrong-guess-${i}`)))
+    const statuses = answers.map((r) => r.status)
+    // the first test spent a few of the 10 already
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(10)
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(20)
+    const refused = answers.find((r) => r.status === 429)!
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0)
+    expect((await refused.json()).error.code).toBe('rate_limited')
+    const right = await scrape()
+    expect(right.status).toBe(429)
+    expect(await right.text()).not.toContain('sitehealth_')
+  })
 })
