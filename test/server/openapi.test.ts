@@ -69,6 +69,7 @@ describe('openapi document', () => {
     expect(s.CreditGrantRequest.additionalProperties).toBe(false)
     const user = doc.paths['/api/admin/v1/users/{user}/credits'].post.parameters[0]
     expect(new RegExp(user.schema.pattern).test('acme.ops-1')).toBe(true)
+    expect(new RegExp(user.schema.pattern).test('client@example.com')).toBe(true)
     expect(new RegExp(user.schema.pattern).test('../x')).toBe(false)
   })
 

@@ -7,6 +7,8 @@ export default class CreditsGrant extends AdminCommand<typeof CreditsGrant> {
   static override summary = 'Admin: add credits to a user.'
   static override description = `Adds --amount credits to the user and shows the new balance.
 
+--user takes a user id, or the email of a dashboard account (as \`keys create --user\` does): the server credits that account's user, and answers "not found" when no account has the email.
+
 A user who has no API key yet is most likely a typo: the command then names the known users and asks before creating a new one; --yes skips the question (required when stdin is not a terminal).
 
 Authenticates with --admin-token or SITEHEALTH_ADMIN_TOKEN; for a server on this machine, the token file in its data dir is read when neither is given.
@@ -15,12 +17,16 @@ Authenticates with --admin-token or SITEHEALTH_ADMIN_TOKEN; for a server on this
 
   static override examples = [
     '<%= config.bin %> credits grant --user acme --amount 1000',
+    '<%= config.bin %> credits grant --user you@example.com --amount 1000',
     '<%= config.bin %> credits grant --user newcomer --amount 50 --yes',
     '<%= config.bin %> credits grant --user default --amount 50 --api-url https://health.example.com --admin-token "$TOKEN"',
   ]
 
   static override flags = {
-    user: Flags.string({ description: 'User id to credit.', required: true }),
+    user: Flags.string({
+      description: 'User to credit: a user id, or the email of a dashboard account.',
+      required: true,
+    }),
     amount: Flags.integer({ description: 'Credits to add (1 or more).', required: true, min: 1 }),
     yes: yesFlag,
   }
@@ -28,7 +34,8 @@ Authenticates with --admin-token or SITEHEALTH_ADMIN_TOKEN; for a server on this
   async run(): Promise<void> {
     const { client } = await this.adminClient()
     const { user, amount } = this.flags
-    if (!this.flags.yes) {
+    // an email names an existing account (the server resolves it, or answers not found): nothing to confirm
+    if (!this.flags.yes && !user.includes('@')) {
       const { keys } = await this.spin('Checking the user…', () => client.listKeys())
       const known = [...new Set(keys.map((k) => k.user_id))].sort()
       if (!known.includes(user)) {

@@ -22,6 +22,17 @@ export function adminRoutes(opts: ServerOptions) {
   const { store } = opts
   const throttle = new AdminAuthThrottle()
   const admin = (event: H3Event) => authenticateAdmin(event, opts.adminToken, throttle)
+  /** A user id as given, or the user id of the dashboard account with this email (as `keys create --user`). */
+  const creditedUser = async (who: string): Promise<string> => {
+    if (!who.includes('@')) {
+      if (!UserId.safeParse(who).success)
+        throw badRequest('Invalid user id: give a user id or the email of a dashboard account.')
+      return who
+    }
+    const account = await store.accounts.findAccountByEmail(who.trim().toLowerCase())
+    if (!account) throw notFound(`No dashboard account has the email ${who}.`)
+    return account.user_id
+  }
 
   return {
     [PATHS.adminKeys]: {
@@ -70,8 +81,7 @@ export function adminRoutes(opts: ServerOptions) {
     [PATHS.adminCredits]: {
       POST: async (event: H3Event): Promise<CreditGrantResult> => {
         admin(event)
-        const user = decodeURIComponent(String(event.context.params?.user ?? ''))
-        if (!UserId.safeParse(user).success) throw badRequest('Invalid user id.')
+        const user = await creditedUser(decodeURIComponent(String(event.context.params?.user ?? '')))
         const { amount } = parseWith(CreditGrantRequest, await readJson(event), 'credit grant')
         await store.users.grantCredits(user, amount)
         return { user_id: user, credits_remaining: await store.users.availableCredits(user) }
