@@ -101,6 +101,18 @@ export const statusPageIdArgs = {
 }
 export const STATUS_PAGE_NOT_FOUND_HINT = '`sitehealth status-pages list` lists the ids of your status pages.'
 
+/** `PAGE INCIDENT`: a status page and one of its incidents (short ids work). */
+export const statusIncidentArgs = {
+  page: statusPageIdArgs.id,
+  incident: Args.string({
+    description: 'Id of the incident (from `status-pages incidents list PAGE`; the short id works too).',
+    required: true,
+    ignoreStdin: true,
+  }),
+}
+export const STATUS_INCIDENT_NOT_FOUND_HINT =
+  '`sitehealth status-pages incidents list PAGE` lists the incidents of a page.'
+
 export const maintenanceIdArgs = {
   id: Args.string({
     description: 'Id of the maintenance window (from `maintenance list`; the short id works too).',

@@ -107,3 +107,29 @@ export async function resolveStatusPageId(
     'your status pages',
   )
 }
+
+/** An incident of a status page by its id or the tail of it. */
+export async function resolveStatusIncidentId(
+  client: Pick<SitehealthClient, 'listStatusIncidents'>,
+  pageId: string,
+  arg: string,
+): Promise<string> {
+  if (isUuid(arg)) return arg
+  if (!TAIL.test(arg)) throw notAnId(arg, 'incident', 'sitehealth status-pages incidents list PAGE')
+  const { incidents } = await client.listStatusIncidents(pageId)
+  return pick(
+    arg,
+    incidents.map((i) => i.id),
+    'incident',
+    "this page's incidents",
+  )
+}
+
+/** The page and incident a command names (`PAGE INCIDENT`), short ids resolved. */
+export async function resolveIncidentTarget(
+  client: Pick<SitehealthClient, 'listStatusPages' | 'listStatusIncidents'>,
+  args: { page: string; incident: string },
+): Promise<{ page: string; incident: string }> {
+  const page = await resolveStatusPageId(client, args.page)
+  return { page, incident: await resolveStatusIncidentId(client, page, args.incident) }
+}

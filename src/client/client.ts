@@ -38,6 +38,11 @@ import {
 import type { Assertion, UptimeQuery, UptimeReport } from '../contract/monitoring.js'
 import {
   STATUS_PAGE_PATHS,
+  type StatusIncident,
+  type StatusIncidentCreate,
+  type StatusIncidentList,
+  type StatusIncidentPatch,
+  type StatusIncidentUpdateCreate,
   type StatusPage,
   type StatusPageCreate,
   type StatusPageList,
@@ -239,6 +244,29 @@ export class SitehealthClient {
   }
   deleteStatusPage(id: string): Promise<void> {
     return this.call('DELETE', pathFor(STATUS_PAGE_PATHS.statusPage, { id }), 'key')
+  }
+  // incidents posted on a page (DESIGN §20)
+  createStatusIncident(id: string, body: StatusIncidentCreate): Promise<StatusIncident> {
+    return this.call('POST', pathFor(STATUS_PAGE_PATHS.incidents, { id }), 'key', body)
+  }
+  listStatusIncidents(id: string): Promise<StatusIncidentList> {
+    return this.call('GET', pathFor(STATUS_PAGE_PATHS.incidents, { id }), 'key')
+  }
+  getStatusIncident(id: string, incident: string): Promise<StatusIncident> {
+    return this.call('GET', pathFor(STATUS_PAGE_PATHS.incident, { id, incident }), 'key')
+  }
+  updateStatusIncident(id: string, incident: string, patch: StatusIncidentPatch): Promise<StatusIncident> {
+    return this.call('PATCH', pathFor(STATUS_PAGE_PATHS.incident, { id, incident }), 'key', patch)
+  }
+  addStatusIncidentUpdate(
+    id: string,
+    incident: string,
+    body: StatusIncidentUpdateCreate,
+  ): Promise<StatusIncident> {
+    return this.call('POST', pathFor(STATUS_PAGE_PATHS.incidentUpdates, { id, incident }), 'key', body)
+  }
+  deleteStatusIncident(id: string, incident: string): Promise<void> {
+    return this.call('DELETE', pathFor(STATUS_PAGE_PATHS.incident, { id, incident }), 'key')
   }
 
   // ---- maintenance windows (docs/decisions.md#monitoring-depth) ----
