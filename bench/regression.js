@@ -41,7 +41,7 @@ let state = /** @type {any} */ ('up')
 let memory = INITIAL_MEMORY
 const alerts = { down_after: 2, min_score: null }
 for (let i = 0; i < WEEK; i++) {
-  const out = evaluate({ state, memory, alerts, url: 'https://shop.example/' }, sample(i), T0 + i * MIN)
+  const out = evaluate({ state, memory, alerts, target: 'https://shop.example/' }, sample(i), T0 + i * MIN)
   state = out.state
   memory = out.memory
 }
@@ -55,7 +55,7 @@ function time(withRules, n) {
     const o = sample(WEEK + i)
     if (!withRules) delete o.check.response_time_ms // no response time: the regression rules skip the run
     const out = evaluate(
-      { state: 'up', memory: m, alerts, url: 'https://shop.example/' },
+      { state: 'up', memory: m, alerts, target: 'https://shop.example/' },
       o,
       T0 + (WEEK + i) * MIN,
     )

@@ -6,7 +6,7 @@
  * interval_seconds, and channels by name; a status page lists monitors by ref.
  */
 import { z } from 'zod'
-import { ChannelRequest, MonitorCreate, MonitorRef } from '../contract/monitors.js'
+import { ChannelRequest, HttpMonitorCreate, MonitorRef, MonitorTypeField } from '../contract/monitors.js'
 import { StatusPageCreate } from '../contract/status-pages.js'
 import { MaintenanceCreate, maintenanceProblem } from '../contract/monitoring.js'
 
@@ -40,11 +40,11 @@ const FileChannel = z
       '`{type, url}` for webhook, slack, discord and teams, `{type: email, to}` for email. Values may use ${VAR} (taken from the environment when deploying, never written to a file).',
   })
 
-const M = MonitorCreate.shape
+const M = HttpMonitorCreate.shape
 export const FileMonitor = z
   .strictObject({
     ref: MonitorRef,
-    type: M.type,
+    type: MonitorTypeField,
     name: M.name,
     url: M.url,
     every: Every.optional(),

@@ -191,48 +191,61 @@ const GraceSeconds = z
     description: `Heartbeat monitors: how long past interval_seconds a beat may be late before the monitor is down (default ${GRACE.default}).`,
   })
 
-export const MonitorCreate = z
+/** What every monitor's create body may hold, whatever its type (in the order the docs list them). */
+const MonitorHead = {
+  ref: MonitorRef.optional(),
+  interval_seconds: IntervalSeconds.optional(),
+  pagespeed: MonitorPagespeed.optional(),
+}
+const MonitorTail = {
+  name: Name.optional(),
+  alerts: Alerts.optional(),
+  channels: Channels.optional(),
+}
+
+const TYPE_WORDS = 'http (default): the service checks `url`; heartbeat: your job calls push_url.'
+const TypeField = (type: MonitorType) => z.literal(type).meta({ description: TYPE_WORDS })
+/** The `type` field of any monitor (monitors-as-code files name it so). */
+export const MonitorTypeField = z.enum(MONITOR_TYPES).optional().meta({ description: TYPE_WORDS })
+
+/**
+ * One create shape per monitor type, keyed by `type` (`MonitorCreate`). A field of another type is
+ * refused with the words below; a new type adds its shape here and its kind in src/monitors/kinds/.
+ */
+export const HttpMonitorCreate = z
   .strictObject({
-    type: z
-      .enum(MONITOR_TYPES)
-      .optional()
-      .meta({ description: 'http (default): the service checks `url`; heartbeat: your job calls push_url.' }),
+    type: TypeField('http').optional(),
     url: HttpUrl.optional().meta({
       description: 'Required for http monitors; heartbeat monitors have none.',
     }),
-    ref: MonitorRef.optional(),
-    interval_seconds: IntervalSeconds.optional(),
-    pagespeed: MonitorPagespeed.optional(),
-    grace_seconds: GraceSeconds.optional(),
-    name: Name.optional(),
-    alerts: Alerts.optional(),
-    channels: Channels.optional(),
+    ...MonitorHead,
+    grace_seconds: z.never({ error: 'grace_seconds is for heartbeat monitors' }).optional(),
+    ...MonitorTail,
     assertions: Assertions.optional(),
   })
+  // after the fields, as a missing field of no type was reported before there was a type
   .superRefine((m, ctx) => {
-    if ((m.type ?? 'http') === 'http') {
-      if (m.url === undefined)
-        ctx.addIssue({ code: 'custom', path: ['url'], message: 'an http monitor needs a url' })
-      if (m.grace_seconds !== undefined)
-        ctx.addIssue({
-          code: 'custom',
-          path: ['grace_seconds'],
-          message: 'grace_seconds is for heartbeat monitors',
-        })
-    } else {
-      if (m.url !== undefined)
-        ctx.addIssue({
-          code: 'custom',
-          path: ['url'],
-          message: 'a heartbeat monitor has no url: it is called',
-        })
-      if (m.assertions !== undefined && m.assertions.length > 0)
-        ctx.addIssue({
-          code: 'custom',
-          path: ['assertions'],
-          message: 'a heartbeat monitor runs no check to assert on',
-        })
-    }
+    if (m.url === undefined)
+      ctx.addIssue({ code: 'custom', path: ['url'], message: 'an http monitor needs a url' })
+  })
+
+export const HeartbeatMonitorCreate = z.strictObject({
+  type: TypeField('heartbeat'),
+  url: z.never({ error: 'a heartbeat monitor has no url: it is called' }).optional(),
+  ...MonitorHead,
+  grace_seconds: GraceSeconds.optional(),
+  ...MonitorTail,
+  assertions: Assertions.max(0, { error: 'a heartbeat monitor runs no check to assert on' })
+    .optional()
+    .meta({ description: 'None: a heartbeat monitor runs no check to assert on.' }),
+})
+
+export const MonitorCreate = z
+  .discriminatedUnion('type', [HttpMonitorCreate, HeartbeatMonitorCreate], {
+    error: (issue) =>
+      issue.code === 'invalid_union'
+        ? `Invalid option: expected one of ${MONITOR_TYPES.map((t) => JSON.stringify(t)).join('|')}`
+        : undefined,
   })
   .meta({
     id: 'MonitorCreate',

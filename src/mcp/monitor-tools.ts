@@ -248,7 +248,7 @@ function createMonitor(getClient: () => SitehealthClient, fail: (err: unknown) =
           ...(url !== undefined ? { url } : {}),
           ...(grace_seconds !== undefined ? { grace_seconds } : {}),
           ...common,
-        })
+        } as MonitorCreate)
         return {
           content: [{ type: 'text', text: heartbeatText(body) }],
           structuredContent: body as Record<string, unknown>,
@@ -264,11 +264,12 @@ function createMonitor(getClient: () => SitehealthClient, fail: (err: unknown) =
     const target = toolTarget(url, fail)
     if (target.refused) return target.refused
     try {
+      // grace_seconds is the API's to refuse on an http monitor, naming the field
       const body = await getClient().createMonitor({
         url: target.url,
         ...(grace_seconds !== undefined ? { grace_seconds } : {}),
         ...common,
-      })
+      } as MonitorCreate)
       const secrets = body.channels.filter((c) => c.secret)
       const text =
         `${target.note.replace(': checking', ': watching')}Monitoring ${body.url} every ${body.interval_seconds} s as "${body.name}" (id ${body.id}); first run now.` +

@@ -14,6 +14,8 @@ export type ActiveState = Exclude<MonitorState, 'paused' | 'maintenance'>
 /** What one run saw, reduced to what the rules judge. */
 export type Observation =
   | { kind: 'failed'; error: { code: string; message: string } }
+  /** The target answered and no check was kept (a heartbeat's beat): `seen` words it ("a beat arrived"). */
+  | { kind: 'answered'; seen: string }
   | {
       kind: 'saved'
       check: LastCheck
@@ -36,8 +38,18 @@ export type Observation =
  */
 export function isGoodRun(
   obs: Observation,
-): obs is Extract<Observation, { kind: 'saved' }> & { unreachable: false } {
-  return obs.kind === 'saved' && !obs.unreachable && !obs.assertionFailed
+): obs is
+  | Extract<Observation, { kind: 'answered' }>
+  | (Extract<Observation, { kind: 'saved' }> & { unreachable: false }) {
+  return obs.kind === 'answered' || (obs.kind === 'saved' && !obs.unreachable && !obs.assertionFailed)
+}
+
+/** What the rules judge of a monitor besides the run: `target` names it in the events' words. */
+export interface Judged {
+  state: ActiveState
+  memory: MonitorMemory
+  alerts: StoredAlerts
+  target: string
 }
 
 export interface RaisedEvent {
@@ -48,7 +60,7 @@ export interface RaisedEvent {
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`
 
 export function judgeAvailability(
-  prev: { state: ActiveState; memory: MonitorMemory; alerts: StoredAlerts; url: string },
+  prev: Judged,
   obs: Observation,
   memory: MonitorMemory,
   events: RaisedEvent[],
@@ -71,7 +83,7 @@ export function judgeAvailability(
       if (every !== null && last !== null && now - last >= every * 60_000) {
         events.push({
           event: 'monitor.still_down',
-          message: `${prev.url} is still down (${plural(memory.failures, 'failed run')} in a row): ${why}`,
+          message: `${prev.target} is still down (${plural(memory.failures, 'failed run')} in a row): ${why}`,
         })
         memory.down_alerted_at = now
       }
@@ -80,7 +92,7 @@ export function judgeAvailability(
     if (memory.failures < prev.alerts.down_after) return prev.state // not down yet
     events.push({
       event: 'monitor.down',
-      message: `${prev.url} is down (${plural(memory.failures, 'failed run')} in a row): ${why}`,
+      message: `${prev.target} is down (${plural(memory.failures, 'failed run')} in a row): ${why}`,
     })
     memory.down_alerted_at = now
     return 'down'
@@ -88,6 +100,7 @@ export function judgeAvailability(
 
   // availability first: a site that answers is up; its findings stay on its checks
   memory.failures = 0
+  if (obs.kind === 'answered') return answered(prev, obs.seen, memory, events)
   const score = obs.check.health_score
   const min = prev.alerts.min_score
   const below = min !== null && score < min
@@ -103,15 +116,26 @@ export function judgeAvailability(
       event: 'monitor.up',
       message:
         (below
-          ? `${prev.url} is up again, with a health score of ${score}, below ${min}`
+          ? `${prev.target} is up again, with a health score of ${score}, below ${min}`
           : degradedBy
-            ? `${prev.url} is up again, but degraded: ${degradedBy}`
-            : `${prev.url} is up again (health ${score}/100)`) +
+            ? `${prev.target} is up again, but degraded: ${degradedBy}`
+            : `${prev.target} is up again (health ${score}/100)`) +
         (needed > 1 ? ` after ${plural(needed, 'good run')} in a row` : ''),
     })
   } else if (degradedBy && prev.state !== 'degraded')
-    events.push({ event: 'monitor.degraded', message: `${prev.url} is degraded: ${degradedBy}` })
+    events.push({ event: 'monitor.degraded', message: `${prev.target} is degraded: ${degradedBy}` })
   else if (!degradedBy && prev.state === 'degraded')
-    events.push({ event: 'monitor.up', message: `${prev.url} is healthy again (health ${score}/100)` })
+    events.push({ event: 'monitor.up', message: `${prev.target} is healthy again (health ${score}/100)` })
   return next
+}
+
+/** A good run with no check (a beat): up, or, after a down, up again once enough arrived. */
+function answered(prev: Judged, seen: string, memory: MonitorMemory, events: RaisedEvent[]): ActiveState {
+  if (prev.state !== 'down') return 'up'
+  memory.successes = (prev.memory.successes ?? 0) + 1
+  if (memory.successes < (prev.alerts.recover_after ?? 1)) return 'down'
+  memory.successes = 0
+  memory.down_alerted_at = null
+  events.push({ event: 'monitor.up', message: `${prev.target} is up again: ${seen}` })
+  return 'up'
 }

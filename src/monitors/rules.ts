@@ -6,17 +6,18 @@
  */
 import type { SavedCheck } from '../contract/schemas.js'
 import { CERT_THRESHOLDS_DAYS, type LastCheck } from '../contract/monitors.js'
-import type { MonitorMemory, StoredAlerts } from '../store/monitors.js'
+import type { MonitorMemory } from '../store/monitors.js'
 import {
   isGoodRun,
   judgeAvailability,
   type ActiveState,
+  type Judged,
   type Observation,
   type RaisedEvent,
 } from './judge.js'
 import { judgeRegressions } from './regression.js'
 
-export type { ActiveState, Observation, RaisedEvent } from './judge.js'
+export type { ActiveState, Judged, Observation, RaisedEvent } from './judge.js'
 export { isGoodRun } from './judge.js'
 
 export interface Outcome {
@@ -57,7 +58,7 @@ export function observeCheck(check: LastCheck, signals: SavedCheck['checks']): O
 }
 
 export function evaluate(
-  prev: { state: ActiveState; memory: MonitorMemory; alerts: StoredAlerts; url: string },
+  prev: Judged,
   obs: Observation,
   /** When the run happened (reminders are spaced by it). */
   now = Date.now(),
@@ -67,9 +68,10 @@ export function evaluate(
 
   // regressions judge good runs only: an outage is down, not a regression, and moves no baseline
   const regressionEvents: RaisedEvent[] = []
-  const regressed = isGoodRun(obs)
-    ? judgeRegressions(prev.url, obs.check, memory, regressionEvents, now)
-    : null
+  const regressed =
+    obs.kind === 'saved' && isGoodRun(obs)
+      ? judgeRegressions(prev.target, obs.check, memory, regressionEvents, now)
+      : null
   const state = judgeAvailability(prev, obs, memory, events, now, regressed)
 
   if (obs.kind === 'saved') {
@@ -77,7 +79,7 @@ export function evaluate(
     if (obs.certInvalid && !memory.cert_invalid)
       events.push({
         event: 'certificate.invalid',
-        message: `Certificate problem on ${prev.url}: ${obs.certInvalid}`,
+        message: `Certificate problem on ${prev.target}: ${obs.certInvalid}`,
       })
     memory.cert_invalid = obs.certInvalid !== null
     if (obs.certDaysLeft !== null && obs.certInvalid === null) {
@@ -89,7 +91,7 @@ export function evaluate(
         // one event for the tightest threshold crossed; the wider ones are implied
         events.push({
           event: 'certificate.expiring',
-          message: `The certificate of ${prev.url} expires in ${days} day${days === 1 ? '' : 's'} (warning at ${Math.min(...fresh)} days)`,
+          message: `The certificate of ${prev.target} expires in ${days} day${days === 1 ? '' : 's'} (warning at ${Math.min(...fresh)} days)`,
         })
         memory.cert_sent = [...new Set([...memory.cert_sent, ...crossed])].sort((a, b) => b - a)
       }
@@ -100,7 +102,7 @@ export function evaluate(
     if (below && !memory.below_min_score)
       events.push({
         event: 'score.below',
-        message: `The health score of ${prev.url} fell to ${obs.check.health_score}, below ${min}`,
+        message: `The health score of ${prev.target} fell to ${obs.check.health_score}, below ${min}`,
       })
     memory.below_min_score = below
 
@@ -110,7 +112,7 @@ export function evaluate(
         if (gone.length > 0)
           events.push({
             event: 'headers.regressed',
-            message: `${prev.url} no longer sends ${gone.join(', ')}`,
+            message: `${prev.target} no longer sends ${gone.join(', ')}`,
           })
       }
       memory.headers = obs.headersPresent

@@ -5,6 +5,7 @@ import type { Monitor, MonitorEvent, MonitorRun, MonitorState } from '../contrac
 import { alertsOf, type MonitorRecord } from '../store/monitors.js'
 import { type EventRecord, type RunRecord } from '../store/run-log.js'
 import { maskTarget } from './channels/format.js'
+import { kindOf } from './kinds/index.js'
 
 export const NO_UPTIME: UptimeWindows = { '24h': null, '7d': null, '30d': null }
 
@@ -24,17 +25,18 @@ export function monitorState(m: MonitorRecord, inMaintenance = false): MonitorSt
 }
 
 export function monitorView(m: MonitorRecord, x: MonitorViewExtras = {}): Monitor {
-  const type = m.type ?? 'http'
+  const kind = kindOf(m)
+  const own = kind.view(m)
   const secrets = x.secrets ?? new Map<string, string>()
   return {
     id: m.id,
-    type,
+    type: kind.type,
     ref: m.ref ?? null,
-    url: type === 'heartbeat' ? null : m.url,
+    url: own.url,
     name: m.name,
     interval_seconds: m.interval_seconds,
     pagespeed: m.pagespeed ?? 'estimate',
-    grace_seconds: type === 'heartbeat' ? (m.grace_seconds ?? 0) : null,
+    grace_seconds: own.grace_seconds,
     paused: m.paused,
     paused_reason: m.paused ? m.paused_reason : null,
     state: monitorState(m, x.inMaintenance),

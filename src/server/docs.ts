@@ -31,8 +31,33 @@ function typeOf(doc: Json, schema: Json): string {
   return `${Array.isArray(s.type) ? s.type.join(' | ') : (s.type ?? name ?? 'any')}${fmt}${range}`
 }
 
+/**
+ * A union of objects keyed by a field (a monitor's create body, one shape per type) as one table:
+ * each field as the first shape that allows it declares it, the key's values together, required
+ * only where every shape requires it.
+ */
+function merged(doc: Json, union: Json[]): Json {
+  const shapes = union.map((x) => resolve(doc, x))
+  const properties: Record<string, Json> = {}
+  const allowed = (p: Json) => !(p.not && Object.keys(p.not).length === 0)
+  for (const shape of shapes)
+    for (const [name, prop] of Object.entries<Json>(shape.properties ?? {})) {
+      const p = resolve(doc, prop)
+      const seen = properties[name]
+      if (p.const !== undefined && seen && (seen.const !== undefined || seen.enum))
+        properties[name] = { ...seen, const: undefined, enum: [...(seen.enum ?? [seen.const]), p.const] }
+      else if (allowed(p) && (!seen || !allowed(seen))) properties[name] = prop
+      else properties[name] ??= prop
+    }
+  const required = shapes
+    .map((x) => x.required ?? [])
+    .reduce((all: string[], r: string[]) => all.filter((n) => r.includes(n)))
+  return { type: 'object', properties, required }
+}
+
 function fields(doc: Json, schema: Json, prefix = '', depth = 0): string {
-  const s = resolve(doc, schema)
+  const one = resolve(doc, schema)
+  const s = one.oneOf ? merged(doc, one.oneOf) : one
   if (s.type !== 'object' || !s.properties || depth > 4) return ''
   const required = new Set<string>(s.required ?? [])
   let rows = ''

@@ -7,7 +7,7 @@
 import { beforeEach, expect, it } from 'vitest'
 import { hashKey } from '../../src/contract/api-key.js'
 import { MonitorCreate } from '../../src/contract/monitors.js'
-import { monitorIdOfToken } from '../../src/monitors/heartbeat.js'
+import { monitorIdOfToken } from '../../src/monitors/kinds/index.js'
 import type { Store } from '../../src/store/types.js'
 import { describeOnEachStore } from '../store/each-store.js'
 import { monitorService, RecordingDeliverer } from './fixtures.js'

@@ -53,7 +53,7 @@ function monitor(alerts = { down_after: 1, min_score: null as number | null }) {
     log,
     events: () => log.map((e) => e.event),
     feed(obs: Observation, at: number) {
-      const out = evaluate({ state, memory, alerts, url: 'https://example.com/' }, obs, at)
+      const out = evaluate({ state, memory, alerts, target: 'https://example.com/' }, obs, at)
       state = out.state
       memory = out.memory
       log.push(...out.events)
@@ -277,7 +277,7 @@ describe('response_time.regressed', () => {
         state: 'up',
         memory: stored,
         alerts: { down_after: 1, min_score: null },
-        url: 'https://example.com/',
+        target: 'https://example.com/',
       },
       run(50, 100),
       T0 + DAY / 2,
@@ -293,7 +293,7 @@ describe('response_time.regressed', () => {
         state: 'up',
         memory: { ...m.memory, regression: 'not a sketch' },
         alerts: { down_after: 1, min_score: null },
-        url: 'https://example.com/',
+        target: 'https://example.com/',
       },
       run(50, 100),
       T0,

@@ -28,7 +28,7 @@ function replay(obs: Observation[], alerts = { down_after: 2, min_score: null as
   const events: string[] = []
   const states: string[] = []
   for (const o of obs) {
-    const out = evaluate({ state, memory, alerts, url: 'https://example.com/' }, o)
+    const out = evaluate({ state, memory, alerts, target: 'https://example.com/' }, o)
     state = out.state
     memory = out.memory
     events.push(...out.events.map((e) => e.event))
@@ -100,7 +100,7 @@ describe('monitor rules', () => {
         state: states.at(-1) as 'degraded',
         memory: JSON.parse(JSON.stringify(memory)),
         alerts: { down_after: 2, min_score: 50 },
-        url: 'x',
+        target: 'x',
       },
       ok({ certDaysLeft: 5, check: check(10) }),
     )
@@ -118,7 +118,7 @@ describe('flap control', () => {
     const states: string[] = []
     obs.forEach((o, i) => {
       const out = evaluate(
-        { state, memory, alerts: a, url: 'https://example.com/' },
+        { state, memory, alerts: a, target: 'https://example.com/' },
         o,
         1_000_000 + i * 60_000,
       )
