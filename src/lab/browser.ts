@@ -92,7 +92,6 @@ export async function launchBrowser(spec: LaunchSpec): Promise<WarmBrowser> {
     handleSIGINT: false,
     handleSIGTERM: false,
     handleSIGHUP: false,
-    onExit: () => rm(profileDir, { recursive: true, force: true }).catch(() => {}),
   })
   const child = browser.nodeProcess
   const toBrowser = child.stdio[3] as Writable
@@ -102,6 +101,8 @@ export async function launchBrowser(spec: LaunchSpec): Promise<WarmBrowser> {
   let onStartup: (message: string) => void = () => {}
   const exited = new Set<() => void>()
   child.once('exit', () => {
+    // the profile goes once the browser has stopped writing to it
+    void rm(profileDir, { recursive: true, force: true }).catch(() => {})
     alive = false
     link?.close()
     for (const fn of exited) fn()
@@ -131,7 +132,9 @@ export async function launchBrowser(spec: LaunchSpec): Promise<WarmBrowser> {
   try {
     await answered
   } catch (err) {
-    await browser.close().catch(() => {})
+    // kill, not close: close waits for an exit that a browser which never started does not give
+    if (child.exitCode === null && child.pid !== undefined) browser.kill()
+    await rm(profileDir, { recursive: true, force: true }).catch(() => {})
     throw err
   }
   onStartup = () => {}
