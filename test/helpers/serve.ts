@@ -16,6 +16,8 @@ export interface ServeOptions {
   /** Reuse a data dir (restart tests); a fresh temp dir otherwise. */
   dataDir?: string
   env?: Record<string, string>
+  /** How long serve may take to print its URL (default 20 s; a lab's browsers start first). */
+  startTimeoutMs?: number
 }
 
 export interface Served {
@@ -62,7 +64,10 @@ export async function startServe(opts: ServeOptions = {}): Promise<Served> {
   let out = ''
   proc.all!.on('data', (d: Buffer) => (out += d.toString()))
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not start in time:\n${out}`)), 20_000)
+    const timer = setTimeout(
+      () => reject(new Error(`serve did not start in time:\n${out}`)),
+      opts.startTimeoutMs ?? 20_000,
+    )
     const onData = () => {
       const m = /(http:\/\/127\.0\.0\.1:\d+)/.exec(out)
       if (m) {
