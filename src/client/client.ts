@@ -245,7 +245,7 @@ export class SitehealthClient {
   deleteStatusPage(id: string): Promise<void> {
     return this.call('DELETE', pathFor(STATUS_PAGE_PATHS.statusPage, { id }), 'key')
   }
-  // incidents posted on a page (DESIGN §20)
+  // incidents posted on a page (docs/status-pages.md)
   createStatusIncident(id: string, body: StatusIncidentCreate): Promise<StatusIncident> {
     return this.call('POST', pathFor(STATUS_PAGE_PATHS.incidents, { id }), 'key', body)
   }

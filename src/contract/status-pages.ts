@@ -243,7 +243,7 @@ export const PublicIncident = z
   .meta({ id: 'PublicStatusIncident' })
 export type PublicIncident = z.infer<typeof PublicIncident>
 
-// ---- incidents posted on a page (DESIGN §20) ----
+// ---- incidents posted on a page (docs/status-pages.md) ----
 
 export const INCIDENT_STATUSES = ['investigating', 'identified', 'monitoring', 'resolved'] as const
 export type IncidentStatus = (typeof INCIDENT_STATUSES)[number]
@@ -327,7 +327,7 @@ export type StatusIncidentList = z.infer<typeof StatusIncidentList>
 export const PublicStatusIncident = z.object(incidentFields).meta({ id: 'PublicPostedIncident' })
 export type PublicStatusIncident = z.infer<typeof PublicStatusIncident>
 
-// ---- subscribers (DESIGN §20) ----
+// ---- subscribers (docs/status-pages.md) ----
 
 export const SUBSCRIBER_TYPES = ['email', 'webhook'] as const
 export type SubscriberType = (typeof SUBSCRIBER_TYPES)[number]

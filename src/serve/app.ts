@@ -34,7 +34,7 @@ export function composeApp(o: ComposeOptions): App {
   const accounts = opts.accounts
   const parts = openStatusPages(opts.store)
   const statusPages = statusPagesPort(opts, parts)
-  // a monitor going down opens draft incidents on the pages that ask for them (DESIGN §20)
+  // a monitor going down opens draft incidents on the pages that ask for them (docs/status-pages.md)
   opts.monitoring?.service.alerts.onRaised((m, events) => {
     parts.monitorEvents(m, events).catch((err) => opts.log?.(`status incidents: ${(err as Error).message}`))
   })

@@ -1,5 +1,5 @@
 /**
- * The feeds of a status page (DESIGN §20): `feed.rss` (RSS 2.0) and `feed.atom` (Atom 1.0), one
+ * The feeds of a status page (docs/status-pages.md): `feed.rss` (RSS 2.0) and `feed.atom` (Atom 1.0), one
  * entry per update of the incidents the page shows (so a reader hears of each), newest first.
  * Built with fast-xml-parser's builder, which escapes every text and attribute; characters XML
  * 1.0 cannot carry are dropped from what the owner typed.

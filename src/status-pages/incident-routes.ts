@@ -1,5 +1,5 @@
 /**
- * The incident routes of a status page (DESIGN §20): bearer key, the same envelope and limits as
+ * The incident routes of a status page (docs/status-pages.md): bearer key, the same envelope and limits as
  * the page routes. Another user's page, and an incident of another page, are 404 like unknown ones.
  */
 import type { H3Event } from 'h3'

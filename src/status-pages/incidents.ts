@@ -1,5 +1,5 @@
 /**
- * Incidents a page's owner posts (DESIGN §20), as plain functions over the store: create one with
+ * Incidents a page's owner posts (docs/status-pages.md), as plain functions over the store: create one with
  * its first update, append updates (`resolved` resolves it), change, publish a draft, delete.
  * Drafts are the owner's alone; an auto-incident page opens one when a monitor on it goes down.
  * Subscribers hear of what is published through `onPublished` (subscribers.ts), never of drafts.

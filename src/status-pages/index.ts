@@ -1,6 +1,6 @@
 /**
  * Public status pages, their badges and their API (docs/decisions.md#the-public-face), with the
- * incidents posted on them (DESIGN §20). The door: `statusPageRoutes` gives the composition root
+ * incidents posted on them (docs/status-pages.md). The door: `statusPageRoutes` gives the composition root
  * (src/serve) the routes it mounts (the key-authenticated API under /api/public/v1/status-pages and
  * the public /status/... pages); `openStatusPages` builds the services once (the dashboard, the
  * monitor-down hook and the routes share them); the UptimePort is how the pages read monitoring

@@ -1,5 +1,5 @@
 /**
- * The posted incidents of a public status page as HTML (DESIGN §20): the open ones at the top
+ * The posted incidents of a public status page as HTML (docs/status-pages.md): the open ones at the top
  * with their updates newest first, the past ones (90 days) further down with their updates in a
  * <details> (no JavaScript). Every text the owner typed is escaped; line breaks are kept.
  */

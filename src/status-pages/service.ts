@@ -75,7 +75,7 @@ function checkSections(sections: Section[], monitorIds: string[]): Section[] {
   }))
 }
 
-/** What a page's deletion takes with it beside the page (DESIGN §20). */
+/** What a page's deletion takes with it beside the page (docs/status-pages.md). */
 type PageParts = Partial<Pick<Store, 'statusIncidents' | 'statusSubscribers'>>
 
 export class StatusPageService {

@@ -1,5 +1,5 @@
 /**
- * A page in Atlassian Statuspage's public API shape (DESIGN §20), so tools that read Statuspage
+ * A page in Atlassian Statuspage's public API shape (docs/status-pages.md), so tools that read Statuspage
  * read us: `api/v2/summary.json` (page, components, unresolved incidents, scheduled maintenance,
  * status) and `api/v2/status.json` (page, status). Monitors are components; sections are group
  * components; maintenance windows are scheduled maintenances.

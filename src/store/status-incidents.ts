@@ -1,5 +1,5 @@
 /**
- * The status-page incident concern of the storage interface (DESIGN §20): incidents an owner posts
+ * The status-page incident concern of the storage interface (docs/status-pages.md): incidents an owner posts
  * on a page, each with its timestamped updates. Every backend implements it in its own file
  * (src/store/embedded/status-incidents.ts, src/store/postgres/status-incidents.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * The status-page subscriber concern of the storage interface (DESIGN §20): confirmed email
+ * The status-page subscriber concern of the storage interface (docs/status-pages.md): confirmed email
  * addresses and webhooks that hear of a page's incidents. An email address is stored only once
  * it confirmed (the confirmation link carries it, signed), once per page. Every backend
  * implements it in its own file (src/store/embedded/status-subscribers.ts, src/store/postgres/…).

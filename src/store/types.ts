@@ -168,9 +168,9 @@ export interface Store {
   readonly monitors: MonitorStore
   /** Public status pages (docs/decisions.md#the-public-face; status-pages.ts). */
   readonly statusPages: StatusPageStore
-  /** Incidents posted on status pages (DESIGN §20; status-incidents.ts). */
+  /** Incidents posted on status pages (docs/status-pages.md; status-incidents.ts). */
   readonly statusIncidents: StatusIncidentStore
-  /** Subscribers of status pages (DESIGN §20; status-subscribers.ts). */
+  /** Subscribers of status pages (docs/status-pages.md; status-subscribers.ts). */
   readonly statusSubscribers: SubscriberStore
   /** Maintenance windows (docs/decisions.md#monitoring-depth; maintenance.ts). */
   readonly maintenance: MaintenanceStore

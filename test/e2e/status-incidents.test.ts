@@ -1,5 +1,5 @@
 /**
- * Incidents on a status page end to end (DESIGN §20): the built CLI's `status-pages incidents
+ * Incidents on a status page end to end (docs/status-pages.md): the built CLI's `status-pages incidents
  * create|list|update|resolve|delete` against a real `serve`; the public page shows what is
  * published and never a draft.
  */

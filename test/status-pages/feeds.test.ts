@@ -1,5 +1,5 @@
 /**
- * What aggregators and feed readers read of a status page (DESIGN §20): RSS 2.0 and Atom 1.0 that
+ * What aggregators and feed readers read of a status page (docs/status-pages.md): RSS 2.0 and Atom 1.0 that
  * parse as XML and carry each update of the published incidents (escaped, never a draft), and
  * Atlassian Statuspage's api/v2 summary.json and status.json shapes.
  */

@@ -1,5 +1,5 @@
 /**
- * Incidents posted on a status page (DESIGN §20): the API (create, updates, list, get, patch,
+ * Incidents posted on a status page (docs/status-pages.md): the API (create, updates, list, get, patch,
  * publish, delete; errors naming the field; another user's page and another page's incident as
  * unknown), what the public page shows (open ones at the top with updates newest first, past ones
  * for 90 days, never a draft, everything escaped, in HTML and JSON), component groups, and a draft

@@ -1,5 +1,5 @@
 /**
- * The OpenAPI paths of what status pages say (DESIGN §20): incidents with updates and the
+ * The OpenAPI paths of what status pages say (docs/status-pages.md): incidents with updates and the
  * owner's subscriber list (key routes), and the public feeds, aggregator JSON and subscription
  * routes, from the same contract schemas the routes validate with.
  */

@@ -1,4 +1,4 @@
-/** The embedded backend of status-page incidents (DESIGN §20): `<dataDir>/status-incidents.json`. */
+/** The embedded backend of status-page incidents (docs/status-pages.md): `<dataDir>/status-incidents.json`. */
 import type {
   IncidentUpdateEffect,
   StatusIncidentRecord,

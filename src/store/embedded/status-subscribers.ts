@@ -1,5 +1,5 @@
 /**
- * The embedded backend of status-page subscribers (DESIGN §20): `<dataDir>/status-subscribers.json`.
+ * The embedded backend of status-page subscribers (docs/status-pages.md): `<dataDir>/status-subscribers.json`.
  * A page's email addresses are kept once each; a batch of subscribers is one durable write.
  */
 import type { SubscriberRecord, SubscriberStore } from '../status-subscribers.js'

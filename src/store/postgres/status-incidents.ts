@@ -1,5 +1,5 @@
 /**
- * Status-page incidents on PostgreSQL (DESIGN §20): the status_incidents table (migration 0013),
+ * Status-page incidents on PostgreSQL (docs/status-pages.md): the status_incidents table (migration 0013),
  * the record as jsonb so that an update is appended with its effect in one statement: two
  * instances appending at once both land.
  */

@@ -1,5 +1,5 @@
 /**
- * Status-page subscribers on PostgreSQL (DESIGN §20): the status_subscribers table (migration
+ * Status-page subscribers on PostgreSQL (docs/status-pages.md): the status_subscribers table (migration
  * 0013). An email is unique per page in a partial index, so a batch skips the ones there with
  * ON CONFLICT DO NOTHING; a batch is one statement (unnest of the columns).
  */

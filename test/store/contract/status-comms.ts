@@ -1,5 +1,5 @@
 /**
- * What status pages say, in the storage contract (DESIGN §20): incidents with updates appended
+ * What status pages say, in the storage contract (docs/status-pages.md): incidents with updates appended
  * atomically (also two at once), newest first, per page; subscribers with an email once per page
  * (also within one batch); domains unique across pages; everything gone with its page and kept
  * across a reopen.

@@ -1,5 +1,5 @@
 /**
- * Version 13: status pages that communicate (DESIGN §20). A page's custom domain, unique on the
+ * Version 13: status pages that communicate (docs/status-pages.md). A page's custom domain, unique on the
  * server; the incidents posted on a page (the record as jsonb, so an update is appended in one
  * statement); its subscribers (an email once per page). Both go with their page.
  */
