@@ -4,18 +4,18 @@
  */
 import { timingSafeEqual } from 'node:crypto'
 import type { H3Event } from 'h3'
-import { clientAddress } from '../server/client-address.js'
+import { clientAddress } from '../http/client-address.js'
 import { MAX_BODY_BYTES } from '../contract/routes.js'
 import type { SignedIn } from '../accounts/index.js'
 import { newToken } from '../accounts/index.js'
-import { readCapped } from '../server/body.js'
-import { PAGE_HEADERS } from '../server/page-headers.js'
+import { readCapped } from '../http/body.js'
+import { PAGE_HEADERS } from '../http/page-headers.js'
 
 export const SESSION_COOKIE = 'sh_session'
 /** Signed-out forms (sign in, sign up) use a double-submit token in this cookie. */
 export const CSRF_COOKIE = 'sh_csrf'
 
-/** Every page's security headers: see ../server/page-headers.ts. */
+/** Every page's security headers: see ../http/page-headers.ts. */
 export { PAGE_HEADERS }
 
 export function htmlResponse(

@@ -6,7 +6,7 @@ import type { H3Event } from 'h3'
 import { SESSION_TTL_MS, type Accounts, type SignedIn } from '../accounts/index.js'
 import type { FailureBudget } from '../runs/index.js'
 import type { ServerOptions } from '../server/context.js'
-import type { RateLimiter } from '../server/rate-limit.js'
+import type { RateLimiter } from '../http/rate-limit.js'
 import { loadAssets, type Assets } from './assets.js'
 import {
   CSRF_COOKIE,

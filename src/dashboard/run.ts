@@ -7,7 +7,7 @@ import { RunRefused as Refused, runForUser as run } from '../runs/index.js'
 import type { ServerOptions } from '../server/context.js'
 import type { FailureBudget } from '../runs/index.js'
 import { DEFAULT_CAPACITY_WAIT_MS, REFUSAL_STATUS, runDeps } from '../server/guard.js'
-import type { RateLimiter } from '../server/rate-limit.js'
+import type { RateLimiter } from '../http/rate-limit.js'
 import type { CheckRecord } from '../store/types.js'
 
 export class RunRefused extends Error {

@@ -4,11 +4,11 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto'
 import type { H3Event } from 'h3'
-import { clientAddress } from './client-address.js'
+import { clientAddress } from '../http/client-address.js'
 import { hashKey, isWellFormedApiKey } from '../contract/api-key.js'
 import { andThen, type Awaitable } from '../store/awaitable.js'
 import type { KeyRecord, Store } from '../store/types.js'
-import { ServiceError } from './errors.js'
+import { ServiceError } from '../http/errors.js'
 
 /** The current time as ISO 8601, formatted at most once per millisecond (key use is recorded per request). */
 let lastMs = 0

@@ -4,12 +4,12 @@ import type { Monitoring } from '../monitors/runtime.js'
 import type { Store } from '../store/types.js'
 import type { Accounts } from '../accounts/index.js'
 import type { FailurePolicy } from '../runs/index.js'
-import type { Limits, RateLimiter } from './rate-limit.js'
+import type { Limits, RateLimiter } from '../http/rate-limit.js'
 import type { Metrics } from '../metrics/index.js'
-import type { TrustProxy } from './client-address.js'
+import type { TrustProxy } from '../http/client-address.js'
 import type { ReadinessProbe } from './readiness.js'
 
-export { DEFAULT_LIMITS, type Limits } from './rate-limit.js'
+export { DEFAULT_LIMITS, type Limits } from '../http/rate-limit.js'
 
 export interface ServerOptions {
   store: Store

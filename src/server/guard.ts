@@ -8,8 +8,8 @@ import { RunRefused, type RunDeps } from '../runs/index.js'
 import type { KeyRecord } from '../store/types.js'
 import { authenticate } from './auth.js'
 import type { ServerOptions } from './context.js'
-import { ServiceError } from './errors.js'
-import { policiesOf, type Policy, type RateLimiter } from './rate-limit.js'
+import { ServiceError } from '../http/errors.js'
+import { policiesOf, type Policy, type RateLimiter } from '../http/rate-limit.js'
 
 /** An API run waits this long for a free check slot before it is answered 503 (docs/decisions.md#monitors-and-alerts: "briefly"). */
 export const DEFAULT_CAPACITY_WAIT_MS = 5_000

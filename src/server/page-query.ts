@@ -1,7 +1,7 @@
 /** The `limit` and `cursor` query parameters of every paged route, checked one way. */
 import type { H3Event } from 'h3'
 import { PAGE_SIZES } from '../contract/schemas.js'
-import { badRequest } from './errors.js'
+import { badRequest } from '../http/errors.js'
 
 /** How a route's cursor looks: a check's created_at, or a monitor, run or event id. */
 export interface CursorKind {

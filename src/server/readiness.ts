@@ -12,7 +12,7 @@ import type { H3Event } from 'h3'
 import { PATHS, type DependencyProbe, type Readiness } from '../contract/index.js'
 import type { Store } from '../store/types.js'
 import { unavailableDependency } from '../store/unavailable.js'
-import { UNAVAILABLE_RETRY_AFTER_SEC } from './errors.js'
+import { UNAVAILABLE_RETRY_AFTER_SEC } from '../http/errors.js'
 
 export type DependencyName = DependencyProbe['name']
 

@@ -12,11 +12,11 @@ import {
   type StatusPageList,
 } from '../contract/status-pages.js'
 import { isUuid } from '../monitors/ids.js'
-import { parseWith, readJson } from '../server/body.js'
+import { parseWith, readJson } from '../http/body.js'
 import type { ServerOptions } from '../server/context.js'
-import { badRequest, conflict, notFound } from '../server/errors.js'
+import { badRequest, conflict, notFound } from '../http/errors.js'
 import { keyGuard } from '../server/guard.js'
-import type { RateLimiter } from '../server/rate-limit.js'
+import type { RateLimiter } from '../http/rate-limit.js'
 import { StatusPageError, statusPageView, type StatusPageService } from './service.js'
 
 /** What every key route of status pages shares: the guard, the ids in the path, errors, bodies. */

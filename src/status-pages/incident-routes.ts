@@ -11,7 +11,7 @@ import {
   type StatusIncident,
   type StatusIncidentList,
 } from '../contract/status-pages.js'
-import { parseWith } from '../server/body.js'
+import { parseWith } from '../http/body.js'
 import type { ApiKit } from './api-routes.js'
 import { incidentView, type IncidentService } from './incidents.js'
 

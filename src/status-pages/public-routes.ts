@@ -24,7 +24,7 @@ import {
 import type { MonitorDefinitionStore, MonitorRecord } from '../store/monitors.js'
 import type { StatusIncidentRecord, StatusIncidentStore } from '../store/status-incidents.js'
 import type { StatusPageRecord, StatusPageStore } from '../store/status-pages.js'
-import { badRequest, notFound } from '../server/errors.js'
+import { badRequest, notFound } from '../http/errors.js'
 import { drawBadge } from './badges.js'
 import { atomFeed, rssFeed } from './feeds.js'
 import { statuspageStatus, statuspageSummary } from './statuspage.js'

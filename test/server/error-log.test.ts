@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import { renderError } from '../../src/server/app.js'
 import type { ServerOptions } from '../../src/server/context.js'
-import { ServiceError } from '../../src/server/errors.js'
+import { ServiceError } from '../../src/http/errors.js'
 
 function logged(err: unknown): string[] {
   const lines: string[] = []

@@ -13,7 +13,7 @@ import { createApp } from '../../src/server/app.js'
 import { hashKey } from '../../src/contract/api-key.js'
 import { DEFAULT_LIMITS, type ServerOptions } from '../../src/server/context.js'
 import { withFastPath } from '../../src/server/fast-path.js'
-import { RateLimiter } from '../../src/server/rate-limit.js'
+import { RateLimiter } from '../../src/http/rate-limit.js'
 import { openLowdbStore, type LowdbStore } from '../../src/store/index.js'
 import { removeDir, tempDir } from '../store/helpers.js'
 

@@ -4,7 +4,7 @@
  */
 import { DomainError } from '../../shared/domain-error.js'
 import type { H3Event } from 'h3'
-import { clientAddress } from '../client-address.js'
+import { clientAddress } from '../../http/client-address.js'
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible'
 import {
   ACCOUNT_PATHS,
@@ -24,10 +24,10 @@ import {
 } from '../../contract/index.js'
 import { authenticateAdmin } from '../auth.js'
 import { keyGuard } from '../guard.js'
-import type { RateLimiter } from '../rate-limit.js'
-import { parseWith, readJson } from '../body.js'
+import type { RateLimiter } from '../../http/rate-limit.js'
+import { parseWith, readJson } from '../../http/body.js'
 import type { ServerOptions } from '../context.js'
-import { ServiceError, badRequest, notFound } from '../errors.js'
+import { ServiceError, badRequest, notFound } from '../../http/errors.js'
 import { INVITE_TTL_MS, type Accounts } from '../../accounts/index.js'
 import type { AccountRecord } from '../../store/types.js'
 

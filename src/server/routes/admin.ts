@@ -14,9 +14,9 @@ import {
 } from '../../contract/index.js'
 import { hashKey } from '../../contract/api-key.js'
 import { AdminAuthThrottle, authenticateAdmin } from '../auth.js'
-import { parseWith, readJson } from '../body.js'
+import { parseWith, readJson } from '../../http/body.js'
 import type { ServerOptions } from '../context.js'
-import { badRequest, notFound } from '../errors.js'
+import { badRequest, notFound } from '../../http/errors.js'
 
 export function adminRoutes(opts: ServerOptions) {
   const { store } = opts

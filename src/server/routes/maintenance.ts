@@ -18,11 +18,11 @@ import {
   maintenanceView,
   type MaintenanceService,
 } from '../../monitors/maintenance/index.js'
-import { parseWith, readJson } from '../body.js'
+import { parseWith, readJson } from '../../http/body.js'
 import type { ServerOptions } from '../context.js'
-import { badRequest, notFound } from '../errors.js'
+import { badRequest, notFound } from '../../http/errors.js'
 import { keyGuard } from '../guard.js'
-import type { RateLimiter } from '../rate-limit.js'
+import type { RateLimiter } from '../../http/rate-limit.js'
 
 export function maintenanceRoutes(
   opts: ServerOptions,

@@ -9,9 +9,9 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto'
 import type { H3Event } from 'h3'
-import { clientAddress } from '../client-address.js'
-import { ServiceError } from '../errors.js'
-import type { Policy, RateLimiter } from '../rate-limit.js'
+import { clientAddress } from '../../http/client-address.js'
+import { ServiceError } from '../../http/errors.js'
+import type { Policy, RateLimiter } from '../../http/rate-limit.js'
 import type { Metrics } from '../../metrics/index.js'
 
 export const METRICS_PATH = '/metrics'

@@ -11,10 +11,10 @@
 import { getQuery, type H3Event } from 'h3'
 import { PUSH_PATH, PushQuery, type PushResult } from '../../contract/monitoring.js'
 import type { MonitorService } from '../../monitors/service.js'
-import { parseWith } from '../body.js'
-import { clientAddress } from '../client-address.js'
-import { notFound, ServiceError } from '../errors.js'
-import type { Policy, RateLimiter } from '../rate-limit.js'
+import { parseWith } from '../../http/body.js'
+import { clientAddress } from '../../http/client-address.js'
+import { notFound, ServiceError } from '../../http/errors.js'
+import type { Policy, RateLimiter } from '../../http/rate-limit.js'
 
 /** Beats per monitor: a job every second still fits. */
 export const PUSH_PER_MONITOR: Policy = { name: 'push', limit: 120, windowMs: 60_000 }

@@ -1,5 +1,5 @@
 /**
- * The connection cap (src/server/connections.ts) at its edge: at the cap, a newcomer takes the
+ * The connection cap (src/http/connections.ts) at its edge: at the cap, a newcomer takes the
  * place of an idle connection (one whose responses are all sent), never of one with a request in
  * progress; when every connection is busy, the newcomer is refused.
  */
@@ -8,7 +8,7 @@ import { createServer, type Server, type ServerResponse } from 'node:http'
 import net from 'node:net'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import { limitConnections } from '../../src/server/connections.js'
+import { limitConnections } from '../../src/http/connections.js'
 
 let server: Server
 const held: ServerResponse[] = []

@@ -4,7 +4,7 @@
  * over again when it answers (docs/decisions.md#faults). Redis stays untouched: a TCP proxy stalls.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { openLimiter, type OpenLimiter } from '../../src/server/limiter-store.js'
+import { openLimiter, type OpenLimiter } from '../../src/http/limiter-store.js'
 import type { Store } from '../../src/store/types.js'
 import { describeRedis, dropPrefix, REDIS_URL, uniquePrefix } from '../helpers/redis.js'
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js'

@@ -3,7 +3,7 @@
  * secret query parameters, are redacted; other paths are logged as sent.
  */
 import { describe, expect, it } from 'vitest'
-import { accessLine, REDACTED, redactPath } from '../../src/server/access-log.js'
+import { accessLine, REDACTED, redactPath } from '../../src/http/access-log.js'
 
 const TOKEN = 'hb_0193a5c47a107c3e8d2f4b5a6c7d8e9fAbCdEfGhIjKlMnOpQrStUvWx'
 

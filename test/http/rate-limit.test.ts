@@ -5,7 +5,7 @@
 import { Redis } from 'ioredis'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { RateLimiter, type LimiterStore } from '../../src/server/rate-limit.js'
+import { RateLimiter, type LimiterStore } from '../../src/http/rate-limit.js'
 import { REDIS_URL, describeRedis, dropPrefix, uniquePrefix } from '../helpers/redis.js'
 import { describePg, freshDatabase } from '../store/postgres/pg.js'
 
