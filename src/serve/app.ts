@@ -12,6 +12,7 @@ import {
   openStatusPages,
   statusPageRoutes,
   type StatusPages,
+  type SubscriberOptions,
   type UptimePort,
 } from '../status-pages/index.js'
 import { dashboardMonitors } from './dashboard-port.js'
@@ -24,15 +25,37 @@ export interface ComposeOptions extends ServerOptions {
   dashboardMonitors?: DashboardMonitors
   /** Monitoring history for status pages and badges; by default the monitors' rollups and incidents. */
   uptime?: UptimePort
+  /** Status-page subscribers (the secret key, SMTP); without them there are none. */
+  subscribers?: Omit<SubscriberOptions, 'baseUrl' | 'allowPrivateTargets' | 'log'>
 }
 
-export function composeApp(o: ComposeOptions): App {
+/** The app, and what of it must stop with the server (the subscribers' sender). */
+export type ComposedApp = App & { close(): Promise<void> }
+
+export function composeApp(o: ComposeOptions): ComposedApp {
   // the same object serve fills in after listening (publicUrl), so never a copy of it
   const opts: ServerOptions = o
   const uptime = o.uptime ?? historyPort(opts)
   const monitors = o.dashboardMonitors ?? monitorsPort(opts.monitoring)
   const accounts = opts.accounts
-  const parts = openStatusPages(opts.store)
+  const parts = openStatusPages(
+    opts.store,
+    Date.now,
+    o.subscribers && {
+      ...o.subscribers,
+      allowPrivateTargets: opts.allowPrivateTargets,
+      baseUrl: () => opts.publicUrl ?? '',
+      log: opts.log,
+    },
+  )
+  // a maintenance window made on a page's monitors reaches the page's subscribers
+  const subscribers = parts.subscribers
+  if (subscribers)
+    opts.monitoring?.service.maintenance.onCreated((w) => {
+      subscribers.service
+        .maintenance(w)
+        .catch((err) => opts.log?.(`status subscribers: ${(err as Error).message}`))
+    })
   const statusPages = statusPagesPort(opts, parts)
   // a monitor going down opens draft incidents on the pages that ask for them (docs/status-pages.md)
   opts.monitoring?.service.alerts.onRaised((m, events) => {
@@ -55,7 +78,7 @@ export function composeApp(o: ComposeOptions): App {
       ]
     : []
   mounts.push(({ limiter }) => statusPageRoutes(opts, limiter, uptime, parts))
-  return createApp(opts, mounts)
+  return { ...createApp(opts, mounts), close: async () => parts.subscribers?.close() }
 }
 
 /** The monitors' rollups and incidents, and their owner's maintenance windows. */

@@ -212,7 +212,11 @@ export async function startServer(o: StartOptions): Promise<RunningServer> {
     const metrics = o.metricsToken
       ? new Metrics({ inFlight: () => capacity.inFlight(), gauges: store.monitorGauges })
       : undefined
-    const w: Wiring = { store, adminToken: admin.token, capacity, metrics, lab, checkTimeoutMs }
+    // instances sharing a database must share the key: without SITEHEALTH_SECRET_KEY it is
+    // derived from the admin token they already share
+    const secretKey =
+      o.monitors?.secretKey ?? (o.databaseUrl ? deriveSecretKey(admin.token) : await loadSecretKey(o.dataDir))
+    const w: Wiring = { store, adminToken: admin.token, secretKey, capacity, metrics, lab, checkTimeoutMs }
     const started = await startMonitorsFor(o, w)
     monitoring = started
     const opts = serverOptionsFor(o, w, started, trustProxy)
@@ -220,7 +224,13 @@ export async function startServer(o: StartOptions): Promise<RunningServer> {
     opts.limiter = limiter.limiter
     const redisProbe = limiter.probe
     if (redisProbe) opts.readinessProbes = [{ name: 'redis', required: false, probe: redisProbe }]
-    const { app, inFlight, failures } = composeApp(opts)
+    const mo = o.monitors ?? {}
+    const composed = composeApp(
+      Object.assign(opts, {
+        subscribers: { secretKey, smtpUrl: mo.smtpUrl, smtpFrom: mo.smtpFrom },
+      }),
+    )
+    const { app, inFlight, failures } = composed
     const server = await listen(o, withFastPath(opts, limiter.limiter, toNodeHandler(app)))
     const sweeper = setInterval(() => failures.sweep(), 60_000).unref()
     const address = server.address()
@@ -250,7 +260,7 @@ export async function startServer(o: StartOptions): Promise<RunningServer> {
       close(graceMs = 20_000) {
         closing ??= shutdown(
           o,
-          { server, inFlight, sweeper, store, monitoring: started, lab, limiter: limiter! },
+          { server, inFlight, sweeper, store, monitoring: started, lab, limiter: limiter!, app: composed },
           graceMs,
         )
         return closing
@@ -313,6 +323,8 @@ async function startLab(o: StartOptions, warn: (line: string) => void): Promise<
 interface Wiring {
   store: Store
   adminToken: string
+  /** Seals webhook secrets and signs subscribers' links. */
+  secretKey: string
   capacity: CheckCapacity
   metrics: Metrics | undefined
   lab: Lab | undefined
@@ -327,10 +339,7 @@ async function startMonitorsFor(o: StartOptions, w: Wiring): Promise<Monitoring>
     metrics,
     store,
     monitors: store.monitors,
-    // instances sharing a database must share the key: without SITEHEALTH_SECRET_KEY it is
-    // derived from the admin token they already share
-    secretKey:
-      mo.secretKey ?? (o.databaseUrl ? deriveSecretKey(w.adminToken) : await loadSecretKey(o.dataDir)),
+    secretKey: w.secretKey,
     allowPrivateTargets: o.allowPrivateTargets ?? false,
     checkTimeoutMs,
     lab,
@@ -446,10 +455,11 @@ async function shutdown(
     monitoring: Monitoring
     lab: Lab | undefined
     limiter: OpenLimiter
+    app: { close(): Promise<void> }
   },
   graceMs: number,
 ): Promise<void> {
-  const { server, inFlight, sweeper, store, monitoring, lab, limiter } = running
+  const { server, inFlight, sweeper, store, monitoring, lab, limiter, app } = running
   clearInterval(sweeper)
   const stopped = new Promise<void>((resolve) => server.close(() => resolve()))
   server.closeIdleConnections()
@@ -465,6 +475,7 @@ async function shutdown(
   server.closeAllConnections()
   await stopped
   await removeOwnerFile(o.dataDir).catch(() => {})
+  await app.close().catch(() => {})
   // scheduled runs in flight are recorded before the stores close
   await monitoring?.close()
   await lab?.close()

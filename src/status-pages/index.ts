@@ -17,6 +17,12 @@ import { IncidentService } from './incidents.js'
 import { PublicPages, statusPagePublicRoutes } from './public-routes.js'
 import { StatusPageService } from './service.js'
 import { NO_HISTORY, type UptimePort } from './uptime.js'
+import {
+  openSubscribers,
+  subscriberRoutes,
+  type SubscriberOptions,
+  type Subscribers,
+} from './subscribers/index.js'
 
 export { StatusPageService, StatusPageError, statusPageView } from './service.js'
 export { IncidentService, incidentView, type IncidentListener } from './incidents.js'
@@ -24,22 +30,45 @@ export { PublicPages, matches as etagMatches } from './public-routes.js'
 export { buildPublicPage, overallState, publicState } from './model.js'
 export { renderStatusPage, duration, pct } from './render.js'
 export { drawBadge } from './badges.js'
+export {
+  SubscriberService,
+  SubscriberSender,
+  LinkSigner,
+  SUBSCRIBE_POLICIES,
+  type SubscriberOptions,
+  type Subscribers,
+} from './subscribers/index.js'
 export { NO_HISTORY, dayOf, daysBetween, type UptimePort, type UptimeWindows } from './uptime.js'
 
 /** The services of status pages over one store, made once. */
 export interface StatusPages {
   service: StatusPageService
   incidents: IncidentService
+  /** Subscribers, when serve gave their options (the secret key, SMTP). */
+  subscribers?: Subscribers
   /** A monitor's events were raised: opens draft incidents where pages ask for them. */
   monitorEvents(m: MonitorRecord, events: { event: string }[]): Promise<void>
 }
 
-export function openStatusPages(store: Store, now: () => number = Date.now): StatusPages {
+export function openStatusPages(
+  store: Store,
+  now: () => number = Date.now,
+  subscriberOptions?: SubscriberOptions,
+): StatusPages {
   const service = new StatusPageService(store.statusPages, store.monitors, now, store)
   const incidents = new IncidentService(service, store.statusIncidents, now)
+  const subscribers = subscriberOptions && openSubscribers(store, service, { now, ...subscriberOptions })
+  // published incidents, their updates and resolutions reach the page's subscribers
+  if (subscribers)
+    incidents.onPublished((page, incident, event) => {
+      subscribers.service
+        .incident(page, incident, event)
+        .catch((err) => subscriberOptions?.log?.(`status subscribers: ${(err as Error).message}`))
+    })
   return {
     service,
     incidents,
+    subscribers,
     async monitorEvents(m, events) {
       if (events.some((e) => e.event === 'monitor.down')) await incidents.openDrafts(m)
     },
@@ -62,10 +91,12 @@ export function statusPageRoutes(
     incidents: opts.store.statusIncidents,
     uptime,
     writes: writeCount(opts.store),
+    forms: parts.subscribers && { email: parts.subscribers.sender.canMail },
   })
   return {
     ...statusPageApiRoutes(kit, parts.service),
     ...incidentApiRoutes(kit, parts.incidents),
+    ...(parts.subscribers ? subscriberRoutes(kit, limiter, parts.subscribers.service) : {}),
     ...statusPagePublicRoutes(publicPages, () => opts.publicUrl),
   }
 }

@@ -67,6 +67,8 @@ export interface PublicPagesOptions {
   ttlMs?: number
   /** This process's writes to monitors and pages (store/writes.ts); without it every request reads. */
   writes?: () => number
+  /** The subscribe forms the page shows (none without subscribers; email only with SMTP). */
+  forms?: { email: boolean }
 }
 
 /** A strong validator of the body; not a secret, so the faster SHA-1 serves (27 characters). */
@@ -128,7 +130,7 @@ export class PublicPages {
       return cached
     }
     const model = await buildPublicPage(page, monitors, this.o.uptime, now, posted)
-    const html = UTF8.encode(renderStatusPage(model, INCIDENT_DAYS))
+    const html = UTF8.encode(renderStatusPage(model, INCIDENT_DAYS, this.o.forms))
     let json: { body: string; tag: string } | undefined
     const view: View = {
       fingerprint,

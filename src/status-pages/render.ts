@@ -164,7 +164,25 @@ function monitorsHtml(p: PageView): string {
     .join('')
 }
 
-export function renderStatusPage(p: PageView, incidentDays: number): string {
+/** The subscribe forms (docs/status-pages.md): plain HTML forms posting to the page's own address. */
+function subscribeHtml(slug: string, forms: { email: boolean }): string {
+  const action = `${esc(slug)}/subscribers`
+  const email = forms.email
+    ? `<form class=sb method=post action="${action}"><label for=se>Email address` +
+      '<input id=se type=email name=email required maxlength=254 autocomplete=email></label>' +
+      '<button type=submit>Subscribe by email</button></form>'
+    : ''
+  return (
+    '<section aria-labelledby=subh><h2 id=subh>Get updates</h2>' +
+    '<p class=mu>Hear of incidents, their updates and maintenance. Every message has a link to unsubscribe.</p>' +
+    email +
+    `<form class=sb method=post action="${action}"><label for=sw>Webhook URL` +
+    '<input id=sw type=url name=webhook_url required maxlength=2048 placeholder="https://"></label>' +
+    '<button type=submit>Subscribe a webhook</button></form></section>'
+  )
+}
+
+export function renderStatusPage(p: PageView, incidentDays: number, forms?: { email: boolean }): string {
   const names = new Map(p.monitors.map((m) => [m.id, m.name]))
   const monitors = p.monitors.length ? monitorsHtml(p) : '<p class=mu>No monitors on this page yet.</p>'
   return (
@@ -182,6 +200,7 @@ export function renderStatusPage(p: PageView, incidentDays: number): string {
     `<section aria-labelledby=sh><h2 id=sh>Services</h2>${monitors}</section>` +
     pastIncidentsHtml(p.status_incidents, names) +
     incidentsHtml(p.incidents, incidentDays) +
+    (forms ? subscribeHtml(p.slug, forms) : '') +
     `</main><footer><p><a href="${esc(p.slug)}.json">This page as JSON</a> &middot; ` +
     `<a href="${esc(p.slug)}/feed.rss">RSS</a> &middot; <a href="${esc(p.slug)}/feed.atom">Atom</a> &middot; ` +
     'Monitored with sitehealth</p></footer>' +

@@ -22,11 +22,15 @@ export interface Harness {
   monitor: (user: string, over?: Partial<MonitorRecord>) => Promise<MonitorRecord>
   /** Uptime figures the port answers with, per monitor id. */
   uptime: Map<string, { percent: number; incidents?: { started_at: string; ended_at: string | null }[] }>
+  /** The composed app (its subscribers' sender: `app.close()` stops it). */
+  app: ReturnType<typeof composeApp>
   close: () => Promise<void>
 }
 
 /** `rollups`: the status pages read the monitors' real rollups (serve's default) instead of `uptime`. */
-export async function startHarness(o: { rollups?: boolean } = {}): Promise<Harness> {
+export async function startHarness(
+  o: { rollups?: boolean; subscribers?: ComposeOptions['subscribers'] } = {},
+): Promise<Harness> {
   const dir = await tempDir()
   const store = await openLowdbStore(dir)
   const uptime: Harness['uptime'] = new Map()
@@ -52,11 +56,14 @@ export async function startHarness(o: { rollups?: boolean } = {}): Promise<Harne
     limits: { ...DEFAULT_LIMITS, apiLimit: 10_000 },
     checkTimeoutMs: 5000,
     ...(o.rollups ? {} : { uptime: port }),
+    ...(o.subscribers ? { subscribers: o.subscribers } : {}),
   }
-  const { app } = composeApp(opts)
+  const composed = composeApp(opts)
+  const { app } = composed
   const h: Harness = {
     store,
     uptime,
+    app: composed,
     fetch: (path, init = {}) => {
       const headers = new Headers(init.headers)
       if (init.key) headers.set('authorization', `Bearer ${init.key}`)
@@ -115,6 +122,7 @@ export async function startHarness(o: { rollups?: boolean } = {}): Promise<Harne
       })
     },
     async close() {
+      await composed.close()
       await store.close()
       await removeDir(dir)
     },

@@ -67,6 +67,12 @@ const covers = (w: MaintenanceRecord, monitorId: string) =>
 
 export class MaintenanceService {
   private readonly cache = new Map<string, { at: number; windows: MaintenanceRecord[] }>()
+  private readonly created = new Set<(w: MaintenanceRecord) => void>()
+
+  /** Told of each window made (status pages tell their subscribers). */
+  onCreated(listener: (w: MaintenanceRecord) => void): void {
+    this.created.add(listener)
+  }
 
   constructor(
     private readonly windows: MaintenanceStore,
@@ -107,6 +113,7 @@ export class MaintenanceService {
     }
     await this.windows.createMaintenance(w)
     this.cache.delete(userId)
+    for (const l of this.created) l(w)
     return w
   }
 

@@ -15,6 +15,7 @@ import { accountPaths } from './accounts.js'
 import { monitorPaths } from './monitors.js'
 import { statusPagePaths } from './status-pages.js'
 import { statusIncidentPaths } from './status-incidents.js'
+import { statusSubscriberPaths } from './status-subscribers.js'
 import { maintenancePaths, pushPaths } from './maintenance.js'
 import '../../contract/status-pages.js'
 import {
@@ -99,6 +100,15 @@ Limits of this server: ${limits.runLimit} run-check requests per ${limits.runWin
         openErrors: (...s: number[]) => errorsOf('none', ...s),
       }),
       ...statusIncidentPaths({
+        ok,
+        errors,
+        json,
+        ref,
+        body,
+        noContent,
+        openErrors: (...s: number[]) => errorsOf('none', ...s),
+      }),
+      ...statusSubscriberPaths({
         ok,
         errors,
         json,
