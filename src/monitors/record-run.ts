@@ -6,7 +6,7 @@
  * due next.
  */
 import type { MonitorDefinitionStore, MonitorRecord } from '../store/monitors.js'
-import type { EventRecord, RunLogStore, RunRecord } from '../store/run-log.js'
+import { LOCAL, type EventRecord, type RunLogStore, type RunRecord } from '../store/run-log.js'
 import type { ScheduleStore } from '../store/schedule.js'
 import { eventRecords } from './alerts/index.js'
 import { nextId } from './ids.js'
@@ -72,6 +72,7 @@ export class RunRecorder {
     const run: RunRecord = {
       id: nextId(now),
       monitor_id: current.id,
+      location: LOCAL,
       started_at: new Date(end.startedAt).toISOString(),
       outcome: end.outcome,
       trigger: end.trigger,

@@ -61,7 +61,7 @@ export function monitorView(m: MonitorRecord, x: MonitorViewExtras = {}): Monito
 }
 
 export function runView(r: RunRecord): MonitorRun {
-  const { monitor_id: _m, assertions, ...run } = r
+  const { monitor_id: _m, location: _l, assertions, ...run } = r
   return { ...run, assertions: assertions ?? [] }
 }
 

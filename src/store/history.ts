@@ -23,6 +23,12 @@ export interface RunHistory {
 
 export type RollupGranularity = 'hour' | 'day'
 
+/*
+ * Buckets are kept per location (the one a run ran at, rules/location.ts): a monitor watched from
+ * several places has a bucket of each for an hour. The reads below answer for the monitor as a
+ * whole, the buckets of every location summed, unless they name a location.
+ */
+
 /** One hour or day of a monitor's runs, summed (the uptime figures come from these). */
 export interface RollupBucket {
   granularity: RollupGranularity
@@ -38,6 +44,11 @@ export interface RollupBucket {
   health_sum: number
   /** Failed counted runs × their interval. */
   downtime_seconds: number
+}
+
+/** A bucket of one location (what `db import` copies). */
+export interface LocatedBucket extends RollupBucket {
+  location: string
 }
 
 /** Runs and failed runs of consecutive buckets, oldest first (HistoryStore.rollupCountsOf). */
@@ -56,6 +67,8 @@ export interface RollupTotals {
 export interface IncidentRecord {
   id: string
   monitor_id: string
+  /** The location of the run that opened it (rules/location.ts). */
+  location: string
   started_at: string
   /** null while still down. */
   ended_at: string | null
@@ -64,12 +77,16 @@ export interface IncidentRecord {
 }
 
 export interface HistoryStore {
-  /** The monitor's buckets of one granularity whose start is in [fromMs, toMs), oldest first. */
+  /**
+   * The monitor's buckets of one granularity whose start is in [fromMs, toMs), oldest first: of
+   * every location summed, or of `location` alone.
+   */
   rollups(
     monitorId: string,
     granularity: RollupGranularity,
     fromMs: number,
     toMs: number,
+    location?: string,
   ): Promise<RollupBucket[]>
   /**
    * `rollups` for several monitors in one read (a status page's 50): by monitor id, each list

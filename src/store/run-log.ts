@@ -8,11 +8,21 @@ import type { Delivery, EventName, LastCheck, MonitorRun, MonitorState } from '.
 import type { RunHistory } from './history.js'
 import type { MonitorRecord, Page, PageOptions } from './monitors.js'
 
+export { LOCAL } from './rules/location.js'
+
 export interface RunRecord extends Omit<MonitorRun, 'assertions'> {
   monitor_id: string
+  /**
+   * The name of the location it ran at (rules/location.ts): `local` for a run of the `serve`
+   * process itself, and for every run stored before locations. Kept in the store, not on the wire.
+   */
+  location: string
   /** Absent when the monitor had no assertions (and in runs recorded before them). */
   assertions?: AssertionResult[]
 }
+
+/** A run as handed to `finishRun`: without a `location`, it ran at `local`. */
+export type NewRun = Omit<RunRecord, 'location'> & { location?: string }
 
 export interface EventRecord {
   id: string
@@ -33,6 +43,7 @@ export interface RunLogStore {
    * its history, and the events it raised. Ends the claim, if any (schedule.ts). With `history`,
    * the run is added to the monitor's hourly and daily rollups (once, even if the write is
    * retried) and an incident is opened or closed; rollups older than their retention are dropped.
+   * The run's buckets are those of its location; the incident it opens carries its location.
    *
    * With `ifVersion` (a claim's `version`), nothing is written unless the stored monitor is still
    * that version: undefined then, as for a monitor deleted meanwhile (the caller reads it again).
@@ -40,7 +51,7 @@ export interface RunLogStore {
    */
   finishRun(
     m: MonitorRecord,
-    run: RunRecord,
+    run: NewRun,
     events: EventRecord[],
     history?: RunHistory,
     ifVersion?: string,

@@ -18,10 +18,12 @@
  */
 import { open, type FileHandle } from 'node:fs/promises'
 import { DAILY_RETENTION_DAYS, HOURLY_RETENTION_DAYS } from '../../contract/monitoring.js'
-import { BUCKET_MS, contribution, incidentsKeptFrom } from '../rules/buckets.js'
+import { BUCKET_MS, contribution, incidentsKeptFrom, sumBuckets } from '../rules/buckets.js'
 import { incidentChange } from '../rules/incidents.js'
+import { LOCAL, locatedIncident } from '../rules/location.js'
 import type {
   IncidentRecord,
+  LocatedBucket,
   RollupBucket,
   RollupCounts,
   RollupGranularity,
@@ -36,20 +38,33 @@ import { SharedStrings } from './run-ring.js'
 const HOURS = HOURLY_RETENTION_DAYS * 24
 const DAYS = DAILY_RETENTION_DAYS
 
-interface MonitorHistory {
-  /** The id of the last run rolled up. */
-  last: string
+interface Rings {
   hours: RollupRing
   days: RollupRing
+}
+
+interface MonitorHistory {
+  /** The id of the last run rolled up (of any location). */
+  last: string
+  /** The rings of each location the monitor ran at. */
+  at: Map<string, Rings>
   incidents: IncidentList
 }
 
-/** One monitor's part of history.bin: a JSON header, then the rings' arrays as they are in memory. */
+/**
+ * One location of a monitor in history.bin: a JSON header, then the rings' arrays as they are in
+ * memory. The first of a monitor holds its incidents; `location` is absent for `local` (files
+ * written before locations hold `local` alone).
+ */
 interface Header {
   id: string
   last: string
-  incidents: IncidentRecord[]
+  location?: string
+  incidents: (Omit<IncidentRecord, 'location'> & { location?: string })[]
 }
+
+const ringsOf = (): Rings => ({ hours: new RollupRing(HOURS, 'hour'), days: new RollupRing(DAYS, 'day') })
+const ringOf = (r: Rings, g: RollupGranularity) => (g === 'hour' ? r.hours : r.days)
 
 const MAGIC = 'SHH1'
 /** The size of the pieces history.bin is written and read in. */
@@ -112,12 +127,7 @@ export class LowdbHistory {
   constructor(private readonly strings = new SharedStrings()) {}
 
   private fresh(monitorId: string): MonitorHistory {
-    return {
-      last: '',
-      hours: new RollupRing(HOURS, 'hour'),
-      days: new RollupRing(DAYS, 'day'),
-      incidents: new IncidentList(monitorId, this.strings),
-    }
+    return { last: '', at: new Map(), incidents: new IncidentList(monitorId, this.strings) }
   }
 
   /** Rolls a run up and opens or closes its incident; a run already rolled up is ignored. */
@@ -129,10 +139,12 @@ export class LowdbHistory {
       this.byMonitor.set(run.monitor_id, m)
     }
     m.last = run.id
+    let rings = m.at.get(run.location)
+    if (!rings) m.at.set(run.location, (rings = ringsOf()))
     const at = Date.parse(run.started_at)
     const c = contribution(run, h)
-    m.hours.add(at, c)
-    m.days.add(at, c)
+    rings.hours.add(at, c)
+    rings.days.add(at, c)
     const change = incidentChange(run, h)
     if (change && 'open' in change) {
       if (!m.incidents.hasOpen()) m.incidents.push(change.open)
@@ -155,10 +167,21 @@ export class LowdbHistory {
     this.byMonitor.delete(monitorId)
   }
 
-  rollups(monitorId: string, g: RollupGranularity, fromMs: number, toMs: number): RollupBucket[] {
+  /** Of every location summed, or of `location` alone. */
+  rollups(
+    monitorId: string,
+    g: RollupGranularity,
+    fromMs: number,
+    toMs: number,
+    location?: string,
+  ): RollupBucket[] {
     const m = this.byMonitor.get(monitorId)
     if (!m) return []
-    return (g === 'hour' ? m.hours : m.days).range(fromMs, toMs)
+    if (location !== undefined) {
+      const r = m.at.get(location)
+      return r ? ringOf(r, g).range(fromMs, toMs) : []
+    }
+    return sumBuckets([...m.at.values()].map((r) => ringOf(r, g).range(fromMs, toMs)))
   }
 
   /** Runs and failed runs of `count` buckets from `fromMs` (a bucket's start), by monitor with history. */
@@ -168,7 +191,8 @@ export class LowdbHistory {
       const m = this.byMonitor.get(id)
       if (!m) continue
       const c = { runs: new Uint32Array(count), failed_runs: new Uint32Array(count) }
-      ;(g === 'hour' ? m.hours : m.days).counts(Math.ceil(fromMs / BUCKET_MS[g]), c.runs, c.failed_runs)
+      for (const r of m.at.values())
+        ringOf(r, g).counts(Math.ceil(fromMs / BUCKET_MS[g]), c.runs, c.failed_runs)
       out.set(id, c)
     }
     return out
@@ -196,9 +220,14 @@ export class LowdbHistory {
     return sinceMs.map((since) => {
       const hour = Math.ceil(since / BUCKET_MS.hour)
       const day = Math.ceil(hour / perDay)
-      const [hr, hf] = m.hours.sum(hour, Math.min(day * perDay, m.hours.top + 1))
-      const [dr, df] = m.days.sum(day, m.days.top + 1)
-      return { runs: hr + dr, failed_runs: hf + df }
+      const t = { runs: 0, failed_runs: 0 }
+      for (const { hours, days } of m.at.values()) {
+        const [hr, hf] = hours.sum(hour, Math.min(day * perDay, hours.top + 1))
+        const [dr, df] = days.sum(day, days.top + 1)
+        t.runs += hr + dr
+        t.failed_runs += hf + df
+      }
+      return t
     })
   }
 
@@ -207,13 +236,13 @@ export class LowdbHistory {
   }
 
   /** Every bucket and incident of a monitor (copying the store: `db import`). */
-  export(monitorId: string): { rollups: RollupBucket[]; incidents: IncidentRecord[] } {
+  export(monitorId: string): { rollups: LocatedBucket[]; incidents: IncidentRecord[] } {
     const m = this.byMonitor.get(monitorId)
     if (!m) return { rollups: [], incidents: [] }
-    return {
-      rollups: [...m.hours.range(0, Infinity), ...m.days.range(0, Infinity)],
-      incidents: m.incidents.all(),
-    }
+    const rollups = [...m.at].flatMap(([location, r]) =>
+      [...r.hours.range(0, Infinity), ...r.days.range(0, Infinity)].map((b) => ({ ...b, location })),
+    )
+    return { rollups, incidents: m.incidents.all() }
   }
 
   /**
@@ -241,15 +270,19 @@ export class LowdbHistory {
     let days: WideRing | undefined
     put(Buffer.from(MAGIC))
     for (const [id, m] of this.byMonitor) {
-      const header = Buffer.from(
-        JSON.stringify({ id, last: m.last, incidents: m.incidents.all() } satisfies Header),
-      )
-      len.writeUInt32LE(header.length)
-      put(len)
-      put(header)
-      hours = m.hours.wide(hours)
-      days = m.days.wide(days)
-      for (const r of [hours, days]) for (const a of [r.idx, r.n, r.rt]) put(bytes(a))
+      let first = true
+      for (const [location, rings] of m.at) {
+        const head: Header = { id, last: m.last, incidents: first ? m.incidents.all() : [] }
+        if (location !== LOCAL) head.location = location
+        first = false
+        const header = Buffer.from(JSON.stringify(head))
+        len.writeUInt32LE(header.length)
+        put(len)
+        put(header)
+        hours = rings.hours.wide(hours)
+        days = rings.days.wide(days)
+        for (const r of [hours, days]) for (const a of [r.idx, r.n, r.rt]) put(bytes(a))
+      }
       if (pos >= CHUNK_BYTES) {
         yield buf.subarray(0, pos) // written before the next piece reuses the buffer
         pos = 0
@@ -285,9 +318,10 @@ export class LowdbHistory {
         const h = JSON.parse(Buffer.from(await r.take(len)).toString('utf8')) as Header
         const hours = await ring(HOURS, 'hour')
         const days = await ring(DAYS, 'day')
-        const incidents = new IncidentList(h.id, this.strings)
-        for (const i of h.incidents) incidents.push(i)
-        this.byMonitor.set(h.id, { last: h.last, hours, days, incidents })
+        let m = this.byMonitor.get(h.id)
+        if (!m) this.byMonitor.set(h.id, (m = { ...this.fresh(h.id), last: h.last }))
+        m.at.set(h.location ?? LOCAL, { hours, days })
+        for (const i of h.incidents) m.incidents.push(locatedIncident(i))
       }
     } finally {
       await fh.close()

@@ -2,7 +2,8 @@
  * A monitor's incidents on the embedded store, packed (issue 23): a 60 s monitor with an outage
  * every three days keeps ~130 of them for 400 days, and as objects (five strings each) they took
  * ~330 bytes apiece, 400 MB at 10,000 monitors. Here an incident is its id as four 32-bit words,
- * its start and end as epoch ms and its cause shared through the store's string table: ~50 bytes.
+ * its start and end as epoch ms, its cause and location shared through the store's string table:
+ * ~60 bytes.
  * A list holding an incident that does not fit (an id that is not a lowercase UUID, a time not in
  * `toISOString`'s form) keeps its records as they came instead, so what is read is what was added.
  */
@@ -15,6 +16,7 @@ export class IncidentList {
   /** started_at, ended_at (NaN: still open) of each, in epoch ms. */
   private times = new Float64Array(0)
   private causes: string[] = []
+  private locations: string[] = []
   /** The records as they came, once one did not fit. */
   private plain: IncidentRecord[] | undefined
 
@@ -29,7 +31,8 @@ export class IncidentList {
 
   private fits(i: IncidentRecord): boolean {
     return (
-      Object.keys(i).join() === 'id,monitor_id,started_at,ended_at,cause' &&
+      Object.keys(i).join() === 'id,monitor_id,location,started_at,ended_at,cause' &&
+      typeof i.location === 'string' &&
       i.monitor_id === this.monitorId &&
       isUuid(i.id) &&
       isIso(i.started_at) &&
@@ -57,6 +60,7 @@ export class IncidentList {
     this.times[this.n * 2] = isoMs(i.started_at)
     this.times[this.n * 2 + 1] = i.ended_at === null ? NaN : isoMs(i.ended_at)
     this.causes[this.n] = this.shared.hold(i.cause)
+    this.locations[this.n] = this.shared.hold(i.location)
     this.n++
   }
 
@@ -65,6 +69,7 @@ export class IncidentList {
     return {
       id: getUuid(this.ids, k * 4),
       monitor_id: this.monitorId,
+      location: this.locations[k],
       started_at: new Date(this.times[k * 2]).toISOString(),
       ended_at: Number.isNaN(end) ? null : new Date(end).toISOString(),
       cause: this.causes[k],
@@ -105,17 +110,20 @@ export class IncidentList {
       const end = this.times[k * 2 + 1]
       if (end < ms) {
         this.shared.release(this.causes[k])
+        this.shared.release(this.locations[k])
         continue
       }
       if (kept !== k) {
         this.ids.copyWithin(kept * 4, k * 4, k * 4 + 4)
         this.times.copyWithin(kept * 2, k * 2, k * 2 + 2)
         this.causes[kept] = this.causes[k]
+        this.locations[kept] = this.locations[k]
       }
       kept++
     }
     const removed = this.n - kept
     this.causes.length = kept
+    this.locations.length = kept
     this.n = kept
     return removed
   }
@@ -148,8 +156,12 @@ export class IncidentList {
 
   /** Lets go of the shared strings (the monitor is deleted). */
   release(): void {
-    for (let k = 0; k < this.n; k++) this.shared.release(this.causes[k])
+    for (let k = 0; k < this.n; k++) {
+      this.shared.release(this.causes[k])
+      this.shared.release(this.locations[k])
+    }
     this.n = 0
     this.causes = []
+    this.locations = []
   }
 }

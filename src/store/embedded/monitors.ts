@@ -22,12 +22,20 @@ import type { Delivery } from '../../contract/monitors.js'
 import { DuplicateRefError } from '../errors.js'
 import { ensureDir, writeFileDurably } from './durable-file.js'
 import type { Claim } from '../schedule.js'
-import type { EventRecord, RunRecord } from '../run-log.js'
-import type { IncidentRecord, RollupBucket, RollupGranularity, RollupTotals, RunHistory } from '../history.js'
+import type { EventRecord, NewRun, RunRecord } from '../run-log.js'
+import type {
+  IncidentRecord,
+  LocatedBucket,
+  RollupBucket,
+  RollupGranularity,
+  RollupTotals,
+  RunHistory,
+} from '../history.js'
 import type { MonitorRecord, Page, PageOptions } from '../monitors.js'
 import type { MonitorStore } from '../types.js'
 import { LowdbHistory } from './history.js'
 import { savedRunMs } from '../rules/buckets.js'
+import { located } from '../rules/location.js'
 import { DueHeap } from '../../shared/due-heap.js'
 import { Journal, readJournal, type WriteFn } from './journal.js'
 import { JsonLines, readSnapshot, snapshotPieces } from './snapshot-file.js'
@@ -49,7 +57,8 @@ export interface LowdbMonitorStoreOptions {
 type Entry =
   | { t: 'm'; m: MonitorRecord }
   | { t: 'd'; id: string }
-  | { t: 'r'; m: MonitorRecord; r: RunRecord; e: EventRecord[]; h?: RunHistory }
+  // `r` without a location: written before locations, a run at `local`
+  | { t: 'r'; m: MonitorRecord; r: NewRun; e: EventRecord[]; h?: RunHistory }
   | { t: 'e'; m: MonitorRecord; e: EventRecord[] }
   | { t: 'dl'; mid: string; eid: string; d: Delivery }
 
@@ -116,7 +125,7 @@ export class LowdbMonitorStore implements MonitorStore {
     try {
       await readSnapshot(join(this.dir, 'snapshot.json'), (section, item) => {
         if (section === 'monitors') this.putMonitor(item as MonitorRecord)
-        else if (section === 'runs') this.addRun(item as RunRecord)
+        else if (section === 'runs') this.addRun(item as NewRun)
         else if (section === 'events') this.addEvents([item as EventRecord])
       })
     } catch (err) {
@@ -142,13 +151,14 @@ export class LowdbMonitorStore implements MonitorStore {
       case 'd':
         this.dropMonitor(e.id)
         break
-      case 'r':
+      case 'r': {
         if (!this.monitors.has(e.m.id)) break
         this.putMonitor(e.m)
-        this.addRun(e.r)
-        if (e.h) this.history.add(e.r, e.h)
+        const r = this.addRun(e.r)
+        if (e.h) this.history.add(r, e.h)
         this.addEvents(e.e)
         break
+      }
       case 'e':
         if (!this.monitors.has(e.m.id)) break
         this.putMonitor(e.m)
@@ -191,11 +201,14 @@ export class LowdbMonitorStore implements MonitorStore {
     }
   }
 
-  private addRun(r: RunRecord): void {
+  /** Adds a run to its ring (one stored before locations as at `local`); returns it so. */
+  private addRun(run: NewRun): RunRecord {
+    const r = run.location === undefined ? located(run) : (run as RunRecord)
     let ring = this.runs.get(r.monitor_id)
     if (!ring)
       this.runs.set(r.monitor_id, (ring = new RunRing(r.monitor_id, this.historyLimit, this.strings)))
     ring.push(r) // a replayed run (an id not newer than the newest) is ignored
+    return r
   }
 
   private addEvents(es: EventRecord[]): void {
@@ -338,7 +351,7 @@ export class LowdbMonitorStore implements MonitorStore {
 
   async finishRun(
     m: MonitorRecord,
-    run: RunRecord,
+    run: NewRun,
     events: EventRecord[],
     history?: RunHistory,
   ): Promise<MonitorRecord | undefined> {
@@ -349,7 +362,7 @@ export class LowdbMonitorStore implements MonitorStore {
       return undefined
     }
     // a failed write keeps the claim: the scheduler holds it until the next slot, then releases it
-    await this.write({ t: 'r', m, r: run, e: events, ...(history ? { h: history } : {}) })
+    await this.write({ t: 'r', m, r: located(run), e: events, ...(history ? { h: history } : {}) })
     if (ends) this.claimed.delete(m.id)
     const now = this.monitors.get(m.id)
     if (now) this.schedule(now)
@@ -388,8 +401,9 @@ export class LowdbMonitorStore implements MonitorStore {
     g: RollupGranularity,
     fromMs: number,
     toMs: number,
+    location?: string,
   ): Promise<RollupBucket[]> {
-    return this.history.rollups(monitorId, g, fromMs, toMs)
+    return this.history.rollups(monitorId, g, fromMs, toMs, location)
   }
   async rollupCountsOf(ids: string[], g: RollupGranularity, fromMs: number, count: number) {
     return this.history.countsOf(ids, g, fromMs, count)
@@ -446,7 +460,7 @@ export class LowdbMonitorStore implements MonitorStore {
     monitor: MonitorRecord
     runs: RunRecord[]
     events: EventRecord[]
-    rollups: RollupBucket[]
+    rollups: LocatedBucket[]
     incidents: IncidentRecord[]
   }> {
     for (const ids of this.byUser.values())

@@ -92,15 +92,15 @@ export class RollupRing {
     this.s[o] = x
   }
 
-  /** Runs and failed runs of `runs.length` buckets from bucket `first` into `runs` and `failed` (none: 0). */
+  /** Adds runs and failed runs of `runs.length` buckets from bucket `first` to `runs` and `failed`. */
   counts(first: number, runs: Uint32Array, failed: Uint32Array): void {
     const oldest = Math.ceil(keptFrom(this.g, Date.now()) / BUCKET_MS[this.g])
     for (let i = 0; i < runs.length; i++) {
       const b = first + i
       const s = b < oldest ? -1 : this.slotOf(b)
       if (s < 0) continue
-      runs[i] = this.c[s * C + RUNS]
-      failed[i] = this.c[s * C + FAILED]
+      runs[i] += this.c[s * C + RUNS]
+      failed[i] += this.c[s * C + FAILED]
     }
   }
 

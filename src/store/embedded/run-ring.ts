@@ -3,7 +3,7 @@
  * monitors × 100 runs). As objects a run with three assertion results took ~690 bytes of heap
  * (its ids, times and enum values each a string of its own, every assertion an object); here a
  * ring of packed columns takes ~140: ids as four 32-bit words, times as epoch ms, numbers in a
- * Float64Array, repeated strings (outcome, state, error code and message, the assertions' own
+ * Float64Array, repeated strings (outcome, state, location, error code and message, the assertions' own
  * definitions as one JSON text, text an assertion saw) shared through a counted table and held
  * by their numbers there, what each assertion saw as a kind and a number: no column is a JS array
  * (as pointers, the strings and results took ~90 bytes a run of V8's heap, which `serve` lets grow
@@ -22,6 +22,7 @@ export { getUuid, isIso, isoMs, isUuid, putUuid, SharedStrings } from './packed.
 const KEYS = [
   'id',
   'monitor_id',
+  'location',
   'started_at',
   'outcome',
   'trigger',
@@ -32,8 +33,11 @@ const KEYS = [
   'error',
   'assertions',
 ] as const
-/** String columns a slot holds: outcome, trigger, state, error code, error message, assertion definitions. */
-const S = 6
+/**
+ * String columns a slot holds: outcome, trigger, state, error code, error message, assertion
+ * definitions, location.
+ */
+const S = 7
 /** Slots a ring starts with (the default cap, 100, fits at once: growing in steps cost a load 10 %). */
 const FIRST_SLOTS = 128
 const NO_ERROR = 1
@@ -149,6 +153,7 @@ function fits(r: RunRecord, monitorId: string): boolean {
   const e = r.error as unknown
   return (
     r.monitor_id === monitorId &&
+    typeof r.location === 'string' &&
     typeof r.outcome === 'string' &&
     typeof r.trigger === 'string' &&
     typeof r.state === 'string' &&
@@ -246,6 +251,7 @@ export class RunRing {
     this.strs[o + 3] = r.error ? h.holdId(r.error.code) : 0
     this.strs[o + 4] = r.error ? h.holdId(r.error.message) : 0
     this.strs[o + 5] = list ? h.holdId(defs) : 0
+    this.strs[o + 6] = h.holdId(r.location)
     const n = list?.length ?? 0
     if (n > this.width) this.widen(n)
     let bits = 0
@@ -372,6 +378,7 @@ export class RunRing {
     const run: RunRecord = {
       id: getUuid(this.ids, s * 4),
       monitor_id: this.monitorId,
+      location: this.str(s, 6),
       started_at: new Date(this.nums[s * 3]).toISOString(),
       outcome: this.str(s, 0) as RunRecord['outcome'],
       trigger: this.str(s, 1) as RunRecord['trigger'],
@@ -403,7 +410,7 @@ export class RunRing {
     const f = this.flags[s]
     const q = JSON.stringify
     let out =
-      `{"id":"${getUuid(this.ids, s * 4)}","monitor_id":${q(this.monitorId)}` +
+      `{"id":"${getUuid(this.ids, s * 4)}","monitor_id":${q(this.monitorId)},"location":${q(this.str(s, 6))}` +
       `,"started_at":"${new Date(this.nums[s * 3]).toISOString()}","outcome":${q(this.str(s, 0))}` +
       `,"trigger":${q(this.str(s, 1))},"check_id":${f & NO_CHECK ? 'null' : `"${getUuid(this.checks, s * 4)}"`}` +
       `,"health_score":${jsonNum(this.nums[s * 3 + 1])},"response_time_ms":${jsonNum(this.nums[s * 3 + 2])}` +

@@ -15,6 +15,9 @@
  * statement whose run already exists adds nothing; the blocks wholly past retention of that
  * monitor go in the same statement (an index range on the primary key, usually empty).
  * Incidents change only when the state crosses down.
+ *
+ * Rows are kept per location (0014: the key is monitor, granularity, block, location), so the
+ * reads that answer for the monitor as a whole add up the rows of a block (`merged`).
  */
 import { sql, type Kysely, type RawBuilder } from 'kysely'
 import { BUCKET_MS, contribution, incidentsKeptFrom, keptFrom } from '../rules/buckets.js'
@@ -84,13 +87,13 @@ export function historySql(
   const close = change && 'close' in change ? change.close : null
   return sql`
       u AS (
-        INSERT INTO monitor_rollups AS t (monitor_id, granularity, block, counts, sums)
-        SELECT ${monitorId}::uuid, g.granularity, g.block, g.counts, g.sums
+        INSERT INTO monitor_rollups AS t (monitor_id, granularity, block, location, counts, sums)
+        SELECT ${monitorId}::uuid, g.granularity, g.block, ${run.location}::text, g.counts, g.sums
         FROM r, (VALUES
           ('hour', ${hour.block}::int, ${filled('hour', hour.slot, COUNTS, c, 'int')}, ${filled('hour', hour.slot, SUMS, s, 'bigint')}),
           ('day', ${day.block}::int, ${filled('day', day.slot, COUNTS, c, 'int')}, ${filled('day', day.slot, SUMS, s, 'bigint')})
         ) AS g(granularity, block, counts, sums)
-        ON CONFLICT (monitor_id, granularity, block) DO UPDATE SET ${sql.join(sets)}
+        ON CONFLICT (monitor_id, granularity, block, location) DO UPDATE SET ${sql.join(sets)}
       ),
       ux AS (
         DELETE FROM monitor_rollups WHERE monitor_id = ${monitorId} AND EXISTS (SELECT 1 FROM r) AND (
@@ -98,9 +101,9 @@ export function historySql(
           (granularity = 'day' AND block < ${expiredBefore(keptFrom('day', now), 'day')}::int))
       ),
       io AS (
-        INSERT INTO monitor_incidents (id, monitor_id, started_at, cause)
-        SELECT ${open?.id ?? null}::uuid, ${monitorId}::uuid, ${open?.started_at ?? null}::timestamptz,
-          ${open?.cause ?? ''} FROM r
+        INSERT INTO monitor_incidents (id, monitor_id, location, started_at, cause)
+        SELECT ${open?.id ?? null}::uuid, ${monitorId}::uuid, ${run.location}::text,
+          ${open?.started_at ?? null}::timestamptz, ${open?.cause ?? ''} FROM r
         WHERE ${open !== null}::boolean AND NOT EXISTS (
           SELECT 1 FROM monitor_incidents WHERE monitor_id = ${monitorId} AND ended_at IS NULL)
         ON CONFLICT DO NOTHING
@@ -132,22 +135,39 @@ function blockRange(g: RollupGranularity, fromMs: number, toMs: number): [number
   return [first, last]
 }
 
+/** Rows of one block (in order, of every location) made one: their arrays added up. */
+function merged(rows: BlockRow[]): BlockRow[] {
+  const out: BlockRow[] = []
+  for (const row of rows) {
+    const prev = out[out.length - 1]
+    if (!prev || prev.monitor_id !== row.monitor_id || prev.block !== row.block) {
+      out.push(row)
+      continue
+    }
+    row.counts.forEach((v, i) => (prev.counts[i] += v))
+    row.sums.forEach((v, i) => (prev.sums[i] += v))
+  }
+  return out
+}
+
+/** The blocks in range, of `location` or of every location added up, by monitor and block. */
 async function readBlocks(
   db: Kysely<Database>,
   ids: string[],
   g: RollupGranularity,
   fromMs: number,
   toMs: number,
-  sums: boolean,
+  location?: string,
 ): Promise<BlockRow[]> {
   const [first, last] = blockRange(g, fromMs, toMs)
   const { rows } = await sql<BlockRow>`
-    SELECT monitor_id, block, counts${sums ? sql`, sums::float8[] AS sums` : sql``}
+    SELECT monitor_id, block, counts, sums::float8[] AS sums
     FROM monitor_rollups
     WHERE monitor_id = ANY(${ids}::uuid[]) AND granularity = ${g} AND block >= ${first}::int
       AND (${last}::int IS NULL OR block <= ${last}::int)
+      AND (${location ?? null}::text IS NULL OR location = ${location ?? null}::text)
     ORDER BY monitor_id, block`.execute(db)
-  return rows
+  return merged(rows)
 }
 
 export async function readRollups(
@@ -156,8 +176,9 @@ export async function readRollups(
   g: RollupGranularity,
   fromMs: number,
   toMs: number,
+  location?: string,
 ): Promise<RollupBucket[]> {
-  return (await readRollupsOf(db, [monitorId], g, fromMs, toMs)).get(monitorId) ?? []
+  return (await readRollupsOf(db, [monitorId], g, fromMs, toMs, location)).get(monitorId) ?? []
 }
 
 /** The buckets of several monitors in one query (a status page's), by monitor id, oldest first. */
@@ -167,11 +188,12 @@ export async function readRollupsOf(
   g: RollupGranularity,
   fromMs: number,
   toMs: number,
+  location?: string,
 ): Promise<Map<string, RollupBucket[]>> {
   const size = BUCKET_MS[g]
   const n = SLOTS[g]
   const out = new Map<string, RollupBucket[]>()
-  for (const row of await readBlocks(db, ids, g, fromMs, toMs, true)) {
+  for (const row of await readBlocks(db, ids, g, fromMs, toMs, location)) {
     let list = out.get(row.monitor_id)
     for (let i = 0; i < n; i++) {
       const start = (row.block * n + i) * size
@@ -230,8 +252,9 @@ export async function readCountsOf(
       if (k < lo || k >= end || row.counts[at] + row.counts[at + 2] === 0) continue
       if (!c)
         out.set(row.monitor_id, (c = { runs: new Uint32Array(count), failed_runs: new Uint32Array(count) }))
-      c.runs[k - first] = row.counts[at]
-      c.failed_runs[k - first] = row.counts[at + 1]
+      // += : a block has a row of each location
+      c.runs[k - first] += row.counts[at]
+      c.failed_runs[k - first] += row.counts[at + 1]
     }
   }
   return out
@@ -309,17 +332,19 @@ export async function readIncidentsOf(
   const { rows } = await sql<{
     id: string
     monitor_id: string
+    location: string
     started_at: Date
     ended_at: Date | null
     cause: string
   }>`
-    SELECT id, monitor_id, started_at, ended_at, cause FROM monitor_incidents
+    SELECT id, monitor_id, location, started_at, ended_at, cause FROM monitor_incidents
     WHERE monitor_id = ANY(${ids}::uuid[])
       AND (ended_at IS NULL OR ended_at >= ${new Date(sinceMs).toISOString()}::timestamptz)
     ORDER BY monitor_id, started_at DESC, id DESC`.execute(db)
   return groupBy(rows, (r) => ({
     id: r.id,
     monitor_id: r.monitor_id,
+    location: r.location,
     started_at: new Date(r.started_at).toISOString(),
     ended_at: r.ended_at === null ? null : new Date(r.ended_at).toISOString(),
     cause: r.cause,

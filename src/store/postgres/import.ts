@@ -20,7 +20,7 @@ import { sql, type Kysely } from 'kysely'
 import { secretBox } from '../../shared/secret-box.js'
 import type { LowdbStore } from '../embedded/store.js'
 import type { MonitorRecord } from '../monitors.js'
-import type { RollupBucket, RollupGranularity } from '../history.js'
+import type { LocatedBucket, RollupGranularity } from '../history.js'
 import { insertChecks, recordJson } from './checks.js'
 import { blockOf, COUNTS, SLOTS, SUMS } from './history.js'
 import { insertRuns } from './runs.js'
@@ -195,13 +195,16 @@ export async function importDataDir(
 async function importRollups(
   trx: Kysely<Database>,
   monitorId: string,
-  rollups: RollupBucket[],
+  rollups: LocatedBucket[],
 ): Promise<number> {
   if (rollups.length === 0) return 0
-  const blocks = new Map<string, { g: RollupGranularity; block: number; counts: number[]; sums: number[] }>()
+  const blocks = new Map<
+    string,
+    { g: RollupGranularity; block: number; location: string; counts: number[]; sums: number[] }
+  >()
   for (const b of rollups) {
     const { block, slot } = blockOf(b.start, b.granularity)
-    const key = `${b.granularity} ${block}`
+    const key = `${b.granularity} ${block} ${b.location}`
     let row = blocks.get(key)
     if (!row)
       blocks.set(
@@ -209,6 +212,7 @@ async function importRollups(
         (row = {
           g: b.granularity,
           block,
+          location: b.location,
           counts: new Array<number>(SLOTS[b.granularity] * COUNTS).fill(0),
           sums: new Array<number>(SLOTS[b.granularity] * SUMS).fill(0),
         }),
@@ -218,11 +222,12 @@ async function importRollups(
   }
   const rows = [...blocks.values()]
   const r = await sql`
-    INSERT INTO monitor_rollups (monitor_id, granularity, block, counts, sums)
-    SELECT ${monitorId}::uuid, t.g, t.block, t.counts::int[], t.sums::bigint[]
+    INSERT INTO monitor_rollups (monitor_id, granularity, block, location, counts, sums)
+    SELECT ${monitorId}::uuid, t.g, t.block, t.location, t.counts::int[], t.sums::bigint[]
     FROM unnest(${rows.map((x) => x.g)}::text[], ${rows.map((x) => x.block)}::int[],
+      ${rows.map((x) => x.location)}::text[],
       ${rows.map((x) => `{${x.counts.join(',')}}`)}::text[], ${rows.map((x) => `{${x.sums.join(',')}}`)}::text[])
-      AS t(g, block, counts, sums)
+      AS t(g, block, location, counts, sums)
     ON CONFLICT DO NOTHING`.execute(trx)
   return Number(r.numAffectedRows ?? 0) > 0 ? rollups.length : 0
 }
@@ -256,8 +261,8 @@ async function importMonitor(
   summary.rollups += await importRollups(trx, m.id, rollups)
   for (const i of incidents) {
     const ir = await sql`
-      INSERT INTO monitor_incidents (id, monitor_id, started_at, ended_at, cause)
-      VALUES (${i.id}, ${m.id}, ${i.started_at}::timestamptz, ${i.ended_at}::timestamptz, ${i.cause})
+      INSERT INTO monitor_incidents (id, monitor_id, location, started_at, ended_at, cause)
+      VALUES (${i.id}, ${m.id}, ${i.location}, ${i.started_at}::timestamptz, ${i.ended_at}::timestamptz, ${i.cause})
       ON CONFLICT DO NOTHING`.execute(trx)
     summary.incidents += Number(ir.numAffectedRows ?? 0)
   }

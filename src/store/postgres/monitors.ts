@@ -11,7 +11,8 @@ import { sql, type CompiledQuery, type Kysely } from 'kysely'
 import pg from 'pg'
 import type { Delivery } from '../../contract/monitors.js'
 import type { Claim } from '../schedule.js'
-import type { EventRecord, RunRecord } from '../run-log.js'
+import type { EventRecord, NewRun, RunRecord } from '../run-log.js'
+import { located } from '../rules/location.js'
 import type {
   IncidentRecord,
   RollupBucket,
@@ -239,11 +240,12 @@ export class PgMonitors implements MonitorStore {
    */
   async finishRun(
     m: MonitorRecord,
-    run: RunRecord,
+    newRun: NewRun,
     events: EventRecord[],
     history?: RunHistory,
     ifVersion?: string,
   ): Promise<MonitorRecord | undefined> {
+    const run = located(newRun)
     const endClaim = run.trigger === 'schedule'
     // the claim's row version: any write since (a change, a pause, another run) changed xmin
     const version = ifVersion === undefined ? null : ifVersion
@@ -363,11 +365,12 @@ export class PgMonitors implements MonitorStore {
     granularity: RollupGranularity,
     fromMs: number,
     toMs: number,
+    location?: string,
   ): Promise<RollupBucket[]> {
     if (!isUuid(monitorId)) return []
     // past retention: gone, even where the monitor stopped running before they were pruned
     const from = Math.max(fromMs, keptFrom(granularity, this.now()))
-    return readRollups(this.db, monitorId, granularity, from, toMs)
+    return readRollups(this.db, monitorId, granularity, from, toMs, location)
   }
 
   async rollupsOf(

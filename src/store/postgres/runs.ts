@@ -1,9 +1,12 @@
 /**
- * A monitor's raw runs on PostgreSQL (migration 0011): one lean row a run, only what the run
- * listing answers, in typed columns. A run is ~130 bytes of heap and one entry of the primary key
+ * A monitor's raw runs on PostgreSQL (migrations 0011, 0014): one lean row a run, only what the run
+ * listing answers, in typed columns. A run is ~140 bytes of heap and one entry of the primary key
  * (monitor_id, id), against ~710 bytes and two indexes as a json record (0002).
  *
- *   kind      outcome + 4 × trigger + 16 × state (their indexes in the contract's lists)
+ *   outcome, trigger, state   smallint codes: their index in RUN_OUTCOMES, RUN_TRIGGERS, RUN_STATES
+ *             below, lists that only grow at their end (0011 packed the three in one `kind`,
+ *             outcome + 4 × trigger + 16 × state, with room for one more outcome and trigger)
+ *   location  the name of the location the run ran at (store/rules/location.ts)
  *   detail    json, null for most runs: {"e": [code, message]} for an error, {"c": id} for a
  *             check id that is not a UUID, {"a": [key, passed bits, actual, actual, …]} for the
  *             assertion results
@@ -16,14 +19,29 @@
 import { createHash } from 'node:crypto'
 import { sql, type Kysely, type RawBuilder } from 'kysely'
 import type { AssertionResult } from '../../contract/monitoring.js'
-import { MONITOR_STATES } from '../../contract/monitors.js'
+import { MONITOR_STATES, type MonitorState } from '../../contract/monitors.js'
 import type { Page, PageOptions } from '../monitors.js'
-import type { RunRecord } from '../run-log.js'
+import type { NewRun, RunRecord } from '../run-log.js'
+import { located } from '../rules/location.js'
 import type { Database } from './schema.js'
 import { isUuid } from '../../shared/uuid7.js'
 
+/** The codes of the run columns: a value's index. Append only: stored rows hold these numbers. */
 export const RUN_OUTCOMES = ['saved', 'failed', 'beat'] as const
 export const RUN_TRIGGERS = ['schedule', 'manual', 'heartbeat'] as const
+export const RUN_STATES = [
+  'pending',
+  'up',
+  'degraded',
+  'down',
+  'paused',
+  'maintenance',
+] as const satisfies readonly MonitorState[]
+
+// a state the contract gains must be given a code here (at the end) before a run can hold it
+for (const state of MONITOR_STATES)
+  if (!(RUN_STATES as readonly string[]).includes(state))
+    throw new Error(`monitor state ${state} has no code in RUN_STATES (src/store/postgres/runs.ts)`)
 
 /** detail's json (absent keys: nothing of that kind). */
 interface Detail {
@@ -58,14 +76,22 @@ export function definitionsKey(text: string): number {
 export const DEFINITIONS_KEY_SQL = (text: string) =>
   `('x' || lpad(left(md5(${text}), 13), 16, '0'))::bit(64)::bigint`
 
-const index = (list: readonly string[], v: string) => Math.max(0, list.indexOf(v))
+/** The code of `v` in `list`; a value without one is a bug, refused rather than stored as another. */
+function code(list: readonly string[], v: string): number {
+  const i = list.indexOf(v)
+  if (i < 0) throw new Error(`a run's ${JSON.stringify(v)} has no code (src/store/postgres/runs.ts)`)
+  return i
+}
 
 export interface EncodedRun {
   started_ms: string
   check_id: string | null
   response_time_ms: number | null
   health_score: number | null
-  kind: number
+  outcome: number
+  trigger: number
+  state: number
+  location: string
   detail: string | null
   /** The assertion definitions' JSON text and key, when the run has results. */
   definitions: { text: string; key: number } | null
@@ -73,7 +99,7 @@ export interface EncodedRun {
 
 const whole = (v: number | null) => (v === null ? null : Math.round(v))
 
-export function encodeRun(run: RunRecord): EncodedRun {
+export function encodeRun(run: NewRun): EncodedRun {
   const d: Detail = {}
   if (run.error) d.e = [run.error.code, run.error.message]
   const uuidCheck = run.check_id !== null && isUuid(run.check_id)
@@ -102,10 +128,10 @@ export function encodeRun(run: RunRecord): EncodedRun {
     check_id: uuidCheck ? run.check_id : null,
     response_time_ms: whole(run.response_time_ms),
     health_score: whole(run.health_score),
-    kind:
-      index(RUN_OUTCOMES, run.outcome) +
-      4 * index(RUN_TRIGGERS, run.trigger) +
-      16 * index(MONITOR_STATES, run.state),
+    outcome: code(RUN_OUTCOMES, run.outcome),
+    trigger: code(RUN_TRIGGERS, run.trigger),
+    state: code(RUN_STATES, run.state),
+    location: located(run).location,
     detail: d.e || d.c !== undefined || d.a ? JSON.stringify(d) : null,
     definitions,
   }
@@ -117,7 +143,10 @@ export interface RunRow {
   check_id: string | null
   response_time_ms: number | null
   health_score: number | null
-  kind: number
+  outcome: number
+  trigger: number
+  state: number
+  location: string
   detail: Detail | null
   definitions: Definition[] | null
 }
@@ -127,13 +156,14 @@ export function decodeRun(monitorId: string, r: RunRow): RunRecord {
   const run: RunRecord = {
     id: r.id,
     monitor_id: monitorId,
+    location: r.location,
     started_at: new Date(Number(r.started_ms)).toISOString(),
-    outcome: RUN_OUTCOMES[r.kind % 4],
-    trigger: RUN_TRIGGERS[Math.floor(r.kind / 4) % 4],
+    outcome: RUN_OUTCOMES[r.outcome],
+    trigger: RUN_TRIGGERS[r.trigger],
     check_id: r.check_id ?? d.c ?? null,
     health_score: r.health_score,
     response_time_ms: r.response_time_ms,
-    state: MONITOR_STATES[Math.floor(r.kind / 16)],
+    state: RUN_STATES[r.state],
     error: d.e ? { code: d.e[0], message: d.e[1] } : null,
   }
   if (d.a && d.a.length === 0) run.assertions = []
@@ -156,13 +186,15 @@ export function decodeRun(monitorId: string, r: RunRow): RunRecord {
  * update RETURNING id), RETURNING id only when the run is new; with assertion results, also the
  * CTE that keeps their definitions once (ends with a comma, like the rest).
  */
-export function runInsertSql(monitorId: string, run: RunRecord): RawBuilder<unknown> {
+export function runInsertSql(monitorId: string, run: NewRun): RawBuilder<unknown> {
   const e = encodeRun(run)
   return sql`
       r AS (
-        INSERT INTO monitor_runs (monitor_id, id, started_ms, check_id, response_time_ms, health_score, kind, detail)
+        INSERT INTO monitor_runs (monitor_id, id, started_ms, check_id, response_time_ms, health_score, outcome,
+          trigger, state, location, detail)
         SELECT m.id, ${run.id}::uuid, ${e.started_ms}::bigint, ${e.check_id}::uuid, ${e.response_time_ms}::int,
-          ${e.health_score}::smallint, ${e.kind}::smallint, ${e.detail}::json FROM m
+          ${e.health_score}::smallint, ${e.outcome}::smallint, ${e.trigger}::smallint, ${e.state}::smallint,
+          ${e.location}::text, ${e.detail}::json FROM m
         ON CONFLICT (monitor_id, id) DO NOTHING
         RETURNING id
       ),
@@ -178,11 +210,7 @@ export function runInsertSql(monitorId: string, run: RunRecord): RawBuilder<unkn
 }
 
 /** Inserts runs of one monitor as they are (db import), in one statement; returns how many were new. */
-export async function insertRuns(
-  db: Kysely<Database>,
-  monitorId: string,
-  runs: RunRecord[],
-): Promise<number> {
+export async function insertRuns(db: Kysely<Database>, monitorId: string, runs: NewRun[]): Promise<number> {
   if (runs.length === 0) return 0
   const enc = runs.map(encodeRun)
   const sets = new Map(enc.flatMap((e) => (e.definitions ? [[e.definitions.key, e.definitions.text]] : [])))
@@ -193,11 +221,14 @@ export async function insertRuns(
       FROM unnest(${[...sets.keys()].map(String)}::bigint[], ${[...sets.values()]}::json[]) AS t(key, definitions)
       ON CONFLICT DO NOTHING`.execute(db)
   const r = await sql`
-    INSERT INTO monitor_runs (monitor_id, id, started_ms, check_id, response_time_ms, health_score, kind, detail)
+    INSERT INTO monitor_runs (monitor_id, id, started_ms, check_id, response_time_ms, health_score, outcome,
+      trigger, state, location, detail)
     SELECT ${monitorId}::uuid, t.* FROM unnest(${runs.map((x) => x.id)}::uuid[],
       ${enc.map((e) => e.started_ms)}::bigint[], ${enc.map((e) => e.check_id)}::uuid[],
       ${enc.map((e) => e.response_time_ms)}::int[], ${enc.map((e) => e.health_score)}::smallint[],
-      ${enc.map((e) => e.kind)}::smallint[], ${enc.map((e) => e.detail)}::json[]) AS t
+      ${enc.map((e) => e.outcome)}::smallint[], ${enc.map((e) => e.trigger)}::smallint[],
+      ${enc.map((e) => e.state)}::smallint[], ${enc.map((e) => e.location)}::text[],
+      ${enc.map((e) => e.detail)}::json[]) AS t
     ON CONFLICT (monitor_id, id) DO NOTHING`.execute(db)
   return Number(r.numAffectedRows ?? 0)
 }
@@ -210,8 +241,8 @@ export async function readRuns(
 ): Promise<Page<RunRecord>> {
   const before = opts.before && isUuid(opts.before) ? opts.before : null
   const { rows } = await sql<RunRow>`
-    SELECT r.id, r.started_ms, r.check_id, r.response_time_ms, r.health_score, r.kind, r.detail,
-      s.definitions
+    SELECT r.id, r.started_ms, r.check_id, r.response_time_ms, r.health_score, r.outcome, r.trigger, r.state,
+      r.location, r.detail, s.definitions
     FROM monitor_runs r
     LEFT JOIN monitor_assertion_sets s
       ON s.monitor_id = r.monitor_id AND s.key = (r.detail -> 'a' ->> 0)::bigint
@@ -221,7 +252,7 @@ export async function readRuns(
   return { items, next: rows.length > opts.limit ? items[items.length - 1].id : null }
 }
 
-const MAINTENANCE = MONITOR_STATES.indexOf('maintenance')
+const MAINTENANCE = code(RUN_STATES, 'maintenance')
 
 /**
  * `MonitorStore.responseTimes`: the whole-ms times of the runs kept in [fromMs, toMs) that a bucket
@@ -237,7 +268,7 @@ export async function readResponseTimes(
   const { rows } = await sql<{ ms: number }>`
     SELECT greatest(0, response_time_ms) AS ms FROM monitor_runs
     WHERE monitor_id = ${monitorId} AND started_ms >= ${fromMs} AND started_ms < ${toMs}
-      AND response_time_ms IS NOT NULL AND health_score IS NOT NULL AND kind / 16 <> ${MAINTENANCE}
+      AND response_time_ms IS NOT NULL AND health_score IS NOT NULL AND state <> ${MAINTENANCE}
     LIMIT ${max}`.execute(db)
   return rows.map((r) => Number(r.ms))
 }

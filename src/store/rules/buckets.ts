@@ -4,7 +4,7 @@
  * Buckets are UTC hours and UTC days, keyed by their start in epoch ms.
  */
 import { DAILY_RETENTION_DAYS, HOURLY_RETENTION_DAYS } from '../../contract/monitoring.js'
-import type { RollupGranularity, RunHistory } from '../history.js'
+import type { RollupBucket, RollupGranularity, RunHistory } from '../history.js'
 import type { RunRecord } from '../run-log.js'
 
 export const HOUR_MS = 3_600_000
@@ -81,4 +81,30 @@ export function contribution(
     health_sum: saved ? run.health_score! : 0,
     downtime_seconds: h.ok ? 0 : h.interval_seconds,
   }
+}
+
+const SUMMED = [
+  'runs',
+  'failed_runs',
+  'excluded_runs',
+  'saved_runs',
+  'response_ms_sum',
+  'health_sum',
+  'downtime_seconds',
+] as const
+
+/**
+ * Buckets of several locations summed into the monitor's own, oldest first (each list oldest
+ * first): the reads that name no location (history.ts).
+ */
+export function sumBuckets(lists: RollupBucket[][]): RollupBucket[] {
+  if (lists.length === 1) return lists[0]
+  const byStart = new Map<number, RollupBucket>()
+  for (const list of lists)
+    for (const b of list) {
+      const t = byStart.get(b.start)
+      if (!t) byStart.set(b.start, { ...b })
+      else for (const k of SUMMED) t[k] += b[k]
+    }
+  return [...byStart.values()].sort((a, b) => a.start - b.start)
 }

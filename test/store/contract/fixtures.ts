@@ -32,6 +32,7 @@ export function run(m: MonitorRecord, outcome: 'saved' | 'failed' = 'failed'): R
   return {
     id: nextId(),
     monitor_id: m.id,
+    location: 'local',
     started_at: new Date().toISOString(),
     outcome,
     trigger: 'schedule',

@@ -34,6 +34,7 @@ export function runAt(
     // ids are time-ordered like the runs
     id: nextId(at),
     monitor_id: m.id,
+    location: 'local',
     started_at: new Date(at).toISOString(),
     outcome: saved ? 'saved' : 'failed',
     trigger: 'manual',

@@ -14,6 +14,7 @@ import { scheduleContract } from './schedule.js'
 import { runLogContract } from './run-log.js'
 import { deliveryQueueContract } from './delivery-queue.js'
 import { historyContract } from './history.js'
+import { locationsContract } from './locations.js'
 import { statusPagesContract } from './status-pages.js'
 import { statusCommsContract } from './status-comms.js'
 import { maintenanceContract } from './maintenance.js'
@@ -79,6 +80,7 @@ export function describeStoreContract(name: string, makeHarness: () => Promise<S
     describe('run log', () => runLogContract(ctx))
     describe('delivery queue', () => deliveryQueueContract(ctx))
     describe('history', () => historyContract(ctx))
+    describe('locations', () => locationsContract(ctx))
     describe('status pages', () => statusPagesContract(ctx))
     describe('status page incidents, subscribers, domains', () => statusCommsContract(ctx))
     describe('maintenance windows', () => maintenanceContract(ctx))

@@ -22,6 +22,7 @@ function run(m: MonitorRecord, ok: boolean): RunRecord {
   return {
     id: nextId(),
     monitor_id: m.id,
+    location: 'local',
     started_at: new Date().toISOString(),
     outcome: ok ? 'saved' : 'failed',
     trigger: 'schedule',

@@ -47,6 +47,7 @@ function run(monitorId: string, k: number): RunRecord {
   const r: RunRecord = {
     id: nextId(at),
     monitor_id: monitorId,
+    location: 'local',
     started_at: new Date(at).toISOString(),
     outcome: down ? 'failed' : 'saved',
     trigger: k % 11 === 0 ? 'manual' : 'schedule',

@@ -17,6 +17,7 @@ import { describePg, freshDatabase, freshSchema } from './pg.js'
 const run = (m: MonitorRecord, trigger: 'schedule' | 'manual' = 'schedule'): RunRecord => ({
   id: nextId(),
   monitor_id: m.id,
+  location: 'local',
   started_at: new Date().toISOString(),
   outcome: 'failed',
   trigger,

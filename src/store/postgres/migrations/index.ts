@@ -15,6 +15,7 @@ import { maintenanceWindows } from './0010-maintenance-windows.js'
 import { leanHistory } from './0011-lean-history.js'
 import { rollupsFillfactor } from './0012-rollups-fillfactor.js'
 import { statusComms } from './0013-status-comms.js'
+import { runLocation } from './0014-run-location.js'
 
 export const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': initial,
@@ -29,4 +30,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0011-lean-history': leanHistory,
   '0012-rollups-fillfactor': rollupsFillfactor,
   '0013-status-comms': statusComms,
+  '0014-run-location': runLocation,
 }
