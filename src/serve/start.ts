@@ -23,6 +23,8 @@ import { LimiterSetupError, openLimiter, type OpenLimiter } from '../http/limite
 import { policiesOf } from '../http/rate-limit.js'
 import { rawErrorResponse } from '../server/app.js'
 import { composeApp } from './app.js'
+import { PageDomains, withPageDomains } from '../status-pages/index.js'
+import { writeCount } from '../store/writes.js'
 import { parseTrustProxy, type TrustProxy } from '../http/client-address.js'
 import { withFastPath } from '../server/fast-path.js'
 import { DEFAULT_LIMITS, type Limits, type ServerOptions } from '../server/context.js'
@@ -231,7 +233,12 @@ export async function startServer(o: StartOptions): Promise<RunningServer> {
       }),
     )
     const { app, inFlight, failures } = composed
-    const server = await listen(o, withFastPath(opts, limiter.limiter, toNodeHandler(app)))
+    // a page's own domain gets the page at / (docs/status-pages.md), before any other route
+    const domains = new PageDomains(store.statusPages, writeCount(store), () => opts.publicUrl)
+    const server = await listen(
+      o,
+      withPageDomains(domains, withFastPath(opts, limiter.limiter, toNodeHandler(app))),
+    )
     const sweeper = setInterval(() => failures.sweep(), 60_000).unref()
     const address = server.address()
     const port = typeof address === 'object' && address ? address.port : o.port

@@ -30,6 +30,7 @@ export { PublicPages, matches as etagMatches } from './public-routes.js'
 export { buildPublicPage, overallState, publicState } from './model.js'
 export { renderStatusPage, duration, pct } from './render.js'
 export { drawBadge } from './badges.js'
+export { PageDomains, withPageDomains, domainPath, hostName } from './domains.js'
 export {
   SubscriberService,
   SubscriberSender,
