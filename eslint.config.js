@@ -21,7 +21,7 @@ const LAYERS = {
   lab: ['checks'],
   metrics: ['store'],
   accounts: ['contract', 'shared', 'store'],
-  http: ['contract', 'store'],
+  http: ['contract', 'shared', 'store'],
   mcp: ['client', 'contract'],
   runs: ['capacity', 'checks', 'contract', 'metrics', 'store'],
   monitors: ['assertions', 'capacity', 'checks', 'contract', 'metrics', 'runs', 'shared', 'store'],
@@ -38,7 +38,7 @@ const LAYERS = {
     'shared',
     'store',
   ],
-  'status-pages': ['contract', 'http', 'monitors', 'server', 'store'],
+  'status-pages': ['contract', 'http', 'monitors', 'server', 'shared', 'store'],
   dashboard: ['accounts', 'contract', 'http', 'runs', 'server', 'shared', 'store'],
   cli: ['assertions', 'client', 'contract', 'monitors', 'server', 'shared'],
   serve: [

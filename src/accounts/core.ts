@@ -23,7 +23,8 @@ const KINDS = {
   throttled: 'forbidden',
   signup_closed: 'forbidden',
   signed_out: 'forbidden',
-  email_taken: 'conflict',
+  // refused as input (the API's 400): an admin typed an address that already has an account
+  email_taken: 'invalid',
   invalid_email: 'invalid',
   weak_password: 'invalid',
   invalid_name: 'invalid',
@@ -39,6 +40,7 @@ const FIELDS: Partial<Record<AccountErrorCode, string>> = {
   invalid_email: 'email',
   weak_password: 'password',
   invalid_name: 'name',
+  email_taken: 'email',
 }
 
 /** An accounts refusal: a DomainError whose code says which. */

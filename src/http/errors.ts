@@ -3,6 +3,7 @@
  * renders it as the spec's envelope. Anything else thrown becomes internal_error, never a stack.
  */
 import type { ErrorCode } from '../contract/schemas.js'
+import type { DomainError } from '../shared/domain-error.js'
 
 export class ServiceError extends Error {
   override readonly name = 'ServiceError'
@@ -29,3 +30,17 @@ export const serviceUnavailable = (message: string) =>
 
 export const internalError = () =>
   new ServiceError(500, 'internal_error', 'Something went wrong on our side. Please try again in a moment.')
+
+/**
+ * A service's refusal (shared/domain-error.ts) as the envelope, for every API route at once
+ * (server/app.ts): not_found 404, conflict 409, invalid (and forbidden, which no API route raises
+ * as such) 400. An input document's refusal names what was read and the field at fault.
+ */
+export function fromDomainError(err: DomainError): ServiceError {
+  const headers = err.retryAfterSec !== undefined ? { 'retry-after': String(err.retryAfterSec) } : undefined
+  if (err.kind === 'not_found') return new ServiceError(404, 'not_found', err.message, headers)
+  if (err.kind === 'conflict') return new ServiceError(409, 'conflict', err.message, headers)
+  const message =
+    err.subject && err.field ? `Invalid ${err.subject} (${err.field}): ${err.message}` : err.message
+  return new ServiceError(400, 'invalid_url', message, headers)
+}

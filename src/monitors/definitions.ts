@@ -4,9 +4,10 @@
  */
 import type { MonitorCreate, MonitorPatch } from '../contract/monitors.js'
 import type { MonitorDefinitionStore, MonitorRecord } from '../store/monitors.js'
-import { MonitorInputError, refTaken, type MonitorInput } from './input.js'
+import { refTaken, type MonitorInput } from './input.js'
 import { kindOf } from './kinds/index.js'
 import { defaultName, isHostName } from './names.js'
+import { DomainError } from '../shared/domain-error.js'
 
 const NOT_FOUND = 'No monitor with this id for this API key.'
 
@@ -36,7 +37,7 @@ export class MonitorDefinitions {
 
   async get(userId: string, id: string): Promise<MonitorRecord> {
     const m = await this.d.monitors.getMonitor(userId, id.toLowerCase())
-    if (!m) throw new MonitorInputError(NOT_FOUND, true)
+    if (!m) throw new DomainError('not_found', NOT_FOUND)
     return m
   }
 
@@ -72,13 +73,13 @@ export class MonitorDefinitions {
       Object.assign(next, { paused: false, paused_reason: null, next_run_at: now })
     kind.reschedule(prev, next, patch, now)
     const saved = await this.d.monitors.updateMonitor(next).catch(refTaken)
-    if (!saved) throw new MonitorInputError(NOT_FOUND, true)
+    if (!saved) throw new DomainError('not_found', NOT_FOUND)
     this.d.scheduleChanged()
     return { monitor: saved, secrets }
   }
 
   async remove(userId: string, id: string): Promise<void> {
     if (!(await this.d.monitors.deleteMonitor(userId, id.toLowerCase())))
-      throw new MonitorInputError(NOT_FOUND, true)
+      throw new DomainError('not_found', NOT_FOUND)
   }
 }

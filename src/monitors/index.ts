@@ -1,5 +1,5 @@
 export { startMonitoring, type Monitoring, type MonitoringOptions } from './runtime.js'
-export { MonitorService, MonitorInputError, type RunOutcome } from './service.js'
+export { MonitorService, type RunOutcome } from './service.js'
 export { Scheduler, type SchedulerOptions, type SchedulerStats } from './scheduler.js'
 export { Deliverer, DELIVERY_DEFAULTS, type DeliveryOptions } from './channels/deliver.js'
 export { signature, maskTarget } from './channels/format.js'

@@ -2,7 +2,7 @@
  * A monitor's input checked and normalised (docs/decisions.md#monitors-and-alerts): the target URL
  * past the SSRF guard, the interval, the lab's hourly floor, alert rules with their defaults, and
  * channels (a new webhook gets its secret, sealed; an unchanged channel keeps its id and secret).
- * Bad input is a MonitorInputError, the routes' 400 (404, 409).
+ * Bad input is a DomainError (shared/domain-error.ts): `invalid`, or `conflict` for a ref taken.
  */
 import { CheckError, assertTargetAllowed, parseTargetUrl } from '../checks/index.js'
 import {
@@ -20,21 +20,10 @@ import { DuplicateRefError } from '../store/errors.js'
 import type { ChannelRecord, MonitorRecord } from '../store/monitors.js'
 import { nextId } from './ids.js'
 import { intervalProblem } from './interval.js'
-
-/** Bad input, as the routes' 400 / 404 answers. */
-export class MonitorInputError extends Error {
-  constructor(
-    message: string,
-    readonly notFound = false,
-    /** A unique name (a ref) is taken: the routes' 409. */
-    readonly conflict = false,
-  ) {
-    super(message)
-  }
-}
+import { DomainError } from '../shared/domain-error.js'
 
 export function refTaken(err: unknown): never {
-  if (err instanceof DuplicateRefError) throw new MonitorInputError(err.message, false, true)
+  if (err instanceof DuplicateRefError) throw new DomainError('conflict', err.message)
   throw err
 }
 
@@ -54,7 +43,7 @@ export class MonitorInput {
       assertTargetAllowed(u, { allowPrivateTargets: this.o.allowPrivateTargets })
       return u.href
     } catch (err) {
-      if (err instanceof CheckError) throw new MonitorInputError(err.message)
+      if (err instanceof CheckError) throw new DomainError('invalid', err.message)
       throw err
     }
   }
@@ -62,14 +51,15 @@ export class MonitorInput {
   interval(seconds: number | undefined): number {
     const s = seconds ?? Math.max(INTERVAL.default, this.o.minInterval)
     const problem = intervalProblem(s, this.o.minInterval)
-    if (problem) throw new MonitorInputError(problem)
+    if (problem) throw new DomainError('invalid', problem)
     return s
   }
 
   /** docs/decisions.md#performance-lab-and-estimate: lab runs for monitors at most hourly; refused like any invalid monitor input, naming the field. */
   pagespeed(method: PagespeedMethod, interval: number): PagespeedMethod {
     if (method === 'lab' && interval < LAB_MIN_INTERVAL_SECONDS)
-      throw new MonitorInputError(
+      throw new DomainError(
+        'invalid',
         `pagespeed "lab" needs interval_seconds of at least ${LAB_MIN_INTERVAL_SECONDS} (lab runs at most hourly); got ${interval}`,
       )
     return method
@@ -95,7 +85,7 @@ export class MonitorInput {
           assertTargetAllowed(u, { allowPrivateTargets: this.o.allowPrivateTargets })
         } catch (err) {
           if (err instanceof CheckError)
-            throw new MonitorInputError(`Invalid ${r.type} URL (channels.${i}.url): ${err.message}`)
+            throw new DomainError('invalid', `Invalid ${r.type} URL (channels.${i}.url): ${err.message}`)
           throw err
         }
       }

@@ -23,7 +23,6 @@ import { MaintenanceService } from './maintenance/index.js'
 import { RunRecorder } from './record-run.js'
 import { uptimeReport, uptimeWindows } from './uptime/index.js'
 
-export { MonitorInputError } from './input.js'
 export type { RunOutcome } from './kinds/index.js'
 
 export interface MonitorServiceOptions {
@@ -156,7 +155,7 @@ export class MonitorService {
     return uptimeWindows(this.o.monitors, monitorIds, this.now())
   }
 
-  /** The user's monitor's uptime report; UptimeQueryError for a window it cannot answer. */
+  /** The user's monitor's uptime report; DomainError `invalid` (naming the field) for a window it cannot answer. */
   async uptime(userId: string, id: string, q: UptimeQuery): Promise<UptimeReport> {
     const m = await this.get(userId, id)
     return uptimeReport(this.o.monitors, m.id, q, this.now())

@@ -13,7 +13,8 @@ import {
   type MonitorView,
 } from '../dashboard/monitors-port.js'
 import { isUuid } from '../monitors/ids.js'
-import { MonitorInputError, type MonitorService } from '../monitors/service.js'
+import type { MonitorService } from '../monitors/service.js'
+import { DomainError } from '../shared/domain-error.js'
 import { eventView, monitorView, runView } from '../monitors/views.js'
 import { RunRefused } from '../runs/index.js'
 import { DEFAULT_CAPACITY_WAIT_MS } from '../server/guard.js'
@@ -28,7 +29,7 @@ export function dashboardMonitors(service: MonitorService): DashboardMonitors {
     try {
       return await service.get(userId, id)
     } catch (err) {
-      if (err instanceof MonitorInputError && err.notFound) return undefined
+      if (err instanceof DomainError && err.kind === 'not_found') return undefined
       throw err
     }
   }
@@ -55,7 +56,7 @@ export function dashboardMonitors(service: MonitorService): DashboardMonitors {
       try {
         return viewOf((await service.create(userId, parsed.data)).monitor)
       } catch (err) {
-        if (err instanceof MonitorInputError) throw new MonitorRejected(err.message)
+        if (err instanceof DomainError) throw new MonitorRejected(err.message)
         throw err
       }
     },
@@ -169,7 +170,7 @@ async function rejecting<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn()
   } catch (err) {
-    if (err instanceof MonitorInputError) throw new MonitorRejected(err.message)
+    if (err instanceof DomainError) throw new MonitorRejected(err.message)
     throw err
   }
 }

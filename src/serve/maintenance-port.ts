@@ -11,12 +11,8 @@ import {
   type MaintenanceInput,
 } from '../dashboard/maintenance-port.js'
 import { isUuid } from '../monitors/ids.js'
-import {
-  MaintenanceError,
-  maintenanceView,
-  wallToInstant,
-  type MaintenanceService,
-} from '../monitors/maintenance/index.js'
+import { DomainError } from '../shared/domain-error.js'
+import { maintenanceView, wallToInstant, type MaintenanceService } from '../monitors/maintenance/index.js'
 
 const LOCAL = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::\d{2})?$/
 
@@ -64,7 +60,7 @@ async function rejecting<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work()
   } catch (err) {
-    if (err instanceof MaintenanceError && err.kind !== 'not_found')
+    if (err instanceof DomainError && err.kind !== 'not_found')
       throw new MaintenanceRejected(err.field ? `${err.field}: ${err.message}` : err.message)
     throw err
   }
@@ -79,7 +75,7 @@ export function dashboardMaintenance(
     try {
       return await service.get(userId, id)
     } catch (err) {
-      if (err instanceof MaintenanceError && err.kind === 'not_found') return undefined
+      if (err instanceof DomainError && err.kind === 'not_found') return undefined
       throw err
     }
   }
@@ -109,7 +105,7 @@ export function dashboardMaintenance(
       try {
         return maintenanceView(await rejecting(() => service.update(userId, prev.id, patch)), now())
       } catch (err) {
-        if (err instanceof MaintenanceError && err.kind === 'not_found') return undefined // deleted meanwhile
+        if (err instanceof DomainError && err.kind === 'not_found') return undefined // deleted meanwhile
         throw err
       }
     },

@@ -6,7 +6,8 @@
 import { StatusPageCreate, type StatusPage } from '../contract/status-pages.js'
 import { StatusPageRejected, type DashboardStatusPages } from '../dashboard/status-pages-port.js'
 import { isUuid } from '../monitors/ids.js'
-import { StatusPageError, statusPageView, type StatusPageService } from '../status-pages/index.js'
+import { DomainError } from '../shared/domain-error.js'
+import { statusPageView, type StatusPageService } from '../status-pages/index.js'
 
 export function dashboardStatusPages(
   service: StatusPageService,
@@ -24,7 +25,7 @@ export function dashboardStatusPages(
     try {
       return await fn()
     } catch (err) {
-      if (!(err instanceof StatusPageError)) throw err
+      if (!(err instanceof DomainError)) throw err
       if (err.kind === 'not_found') return undefined
       throw new StatusPageRejected(err.message)
     }

@@ -9,7 +9,14 @@ import type { ErrorEnvelope } from '../contract/schemas.js'
 import { PATHS } from '../contract/routes.js'
 import type { ServerOptions } from './context.js'
 import { renderDocs } from './docs.js'
-import { ServiceError, badRequest, internalError, serviceUnavailable } from '../http/errors.js'
+import {
+  ServiceError,
+  badRequest,
+  fromDomainError,
+  internalError,
+  serviceUnavailable,
+} from '../http/errors.js'
+import { DomainError } from '../shared/domain-error.js'
 import { unavailableDependency, unavailableMessage } from '../store/unavailable.js'
 import { buildOpenApi, type DocLimits } from './openapi/index.js'
 import { CheckCapacity, DEFAULT_CAPACITY } from '../capacity/index.js'
@@ -273,11 +280,14 @@ function errorResponse(error: unknown, event: H3Event, opts: ServerOptions): Res
   return new Response(body, { status, headers })
 }
 
-/** Our own errors pass through; h3's become the nearest envelope code; anything else is internal_error. */
+/** Our own errors pass through, services' refusals are mapped; h3's become the nearest envelope code; anything else is internal_error. */
 function toServiceError(error: unknown): ServiceError {
   const cause = error instanceof HTTPError ? error.cause : undefined
   if (cause instanceof ServiceError) return cause
   if (error instanceof ServiceError) return error
+  // a service's refusal: one mapping for every route (http/errors.ts)
+  if (cause instanceof DomainError) return fromDomainError(cause)
+  if (error instanceof DomainError) return fromDomainError(error)
   if (error instanceof HTTPError && !error.unhandled) {
     if (error.status === 404)
       return new ServiceError(404, 'not_found', 'No such route. See /docs for the API.')

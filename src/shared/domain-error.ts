@@ -1,8 +1,8 @@
 /**
  * The one error the services raise for what a user can fix or must be told (docs/architecture.md,
  * "One application layer"): it says what kind of refusal it is, never how it is shown. The API maps
- * it to the envelope (server/domain-errors.ts: status and code), the dashboard to a page (its kit);
- * neither re-checks what the service checked.
+ * it to the envelope (http/errors.ts `fromDomainError`, for every route in server/app.ts), the
+ * dashboard to a page (its kit); neither re-checks what the service checked.
  */
 export type DomainErrorKind = 'not_found' | 'invalid' | 'conflict' | 'forbidden'
 

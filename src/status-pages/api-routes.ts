@@ -14,10 +14,10 @@ import {
 import { isUuid } from '../monitors/ids.js'
 import { parseWith, readJson } from '../http/body.js'
 import type { ServerOptions } from '../server/context.js'
-import { badRequest, conflict, notFound } from '../http/errors.js'
+import { badRequest } from '../http/errors.js'
 import { keyGuard } from '../server/guard.js'
 import type { RateLimiter } from '../http/rate-limit.js'
-import { StatusPageError, statusPageView, type StatusPageService } from './service.js'
+import { statusPageView, type StatusPageService } from './service.js'
 
 /** What every key route of status pages shares: the guard, the ids in the path, errors, bodies. */
 export function apiKit(opts: ServerOptions, limiter: RateLimiter) {
@@ -32,17 +32,6 @@ export function apiKit(opts: ServerOptions, limiter: RateLimiter) {
   }
   const pageId = (event: H3Event) => param(event, 'id', 'status page')
 
-  async function call<T>(fn: () => Promise<T>): Promise<T> {
-    try {
-      return await fn()
-    } catch (err) {
-      if (!(err instanceof StatusPageError)) throw err
-      if (err.kind === 'not_found') throw notFound(err.message)
-      if (err.kind === 'conflict') throw conflict(err.message)
-      throw badRequest(err.message)
-    }
-  }
-
   async function body(event: H3Event): Promise<unknown> {
     const b = await readJson(event)
     if (!b || typeof b !== 'object' || Array.isArray(b)) throw badRequest('The body must be a JSON object.')
@@ -55,19 +44,19 @@ export function apiKit(opts: ServerOptions, limiter: RateLimiter) {
       headers: { 'content-type': 'application/json; charset=utf-8' },
     })
 
-  return { guard, base, param, pageId, call, body, created }
+  return { guard, base, param, pageId, body, created }
 }
 
 export type ApiKit = ReturnType<typeof apiKit>
 
 export function statusPageApiRoutes(k: ApiKit, service: StatusPageService) {
-  const { guard, base, pageId, call, body, created } = k
+  const { guard, base, pageId, body, created } = k
   return {
     [STATUS_PAGE_PATHS.statusPages]: {
       POST: async (event: H3Event): Promise<Response> => {
         const key = await guard(event, 'api')
         const input = parseWith(StatusPageCreate, await body(event), 'status page')
-        const page = await call(() => service.create(key.user_id, input))
+        const page = await service.create(key.user_id, input)
         return created(statusPageView(page, base(event)))
       },
       GET: async (event: H3Event): Promise<StatusPageList> => {
@@ -79,18 +68,18 @@ export function statusPageApiRoutes(k: ApiKit, service: StatusPageService) {
     [STATUS_PAGE_PATHS.statusPage]: {
       GET: async (event: H3Event): Promise<StatusPage> => {
         const key = await guard(event, 'api')
-        return statusPageView(await call(() => service.get(key.user_id, pageId(event))), base(event))
+        return statusPageView(await service.get(key.user_id, pageId(event)), base(event))
       },
       PATCH: async (event: H3Event): Promise<StatusPage> => {
         const key = await guard(event, 'api')
         const id = pageId(event)
         const input = parseWith(StatusPagePatch, await body(event), 'status page change')
-        return statusPageView(await call(() => service.update(key.user_id, id, input)), base(event))
+        return statusPageView(await service.update(key.user_id, id, input), base(event))
       },
       DELETE: async (event: H3Event): Promise<Response> => {
         const key = await guard(event, 'api')
         const id = pageId(event)
-        await call(() => service.remove(key.user_id, id))
+        await service.remove(key.user_id, id)
         return new Response(null, { status: 204 })
       },
     },

@@ -16,7 +16,7 @@ import type { ApiKit } from './api-routes.js'
 import { incidentView, type IncidentService } from './incidents.js'
 
 export function incidentApiRoutes(k: ApiKit, incidents: IncidentService) {
-  const { guard, param, pageId, call, body, created } = k
+  const { guard, param, pageId, body, created } = k
   const incidentId = (event: H3Event) => param(event, 'incident', 'incident')
   return {
     [STATUS_PAGE_PATHS.incidents]: {
@@ -24,30 +24,30 @@ export function incidentApiRoutes(k: ApiKit, incidents: IncidentService) {
         const key = await guard(event, 'api')
         const id = pageId(event)
         const input = parseWith(StatusIncidentCreate, await body(event), 'incident')
-        return created(incidentView(await call(() => incidents.create(key.user_id, id, input))))
+        return created(incidentView(await incidents.create(key.user_id, id, input)))
       },
       GET: async (event: H3Event): Promise<StatusIncidentList> => {
         const key = await guard(event, 'api')
         const id = pageId(event)
-        return { incidents: (await call(() => incidents.list(key.user_id, id))).map(incidentView) }
+        return { incidents: (await incidents.list(key.user_id, id)).map(incidentView) }
       },
     },
     [STATUS_PAGE_PATHS.incident]: {
       GET: async (event: H3Event): Promise<StatusIncident> => {
         const key = await guard(event, 'api')
         const [id, iid] = [pageId(event), incidentId(event)]
-        return incidentView(await call(() => incidents.get(key.user_id, id, iid)))
+        return incidentView(await incidents.get(key.user_id, id, iid))
       },
       PATCH: async (event: H3Event): Promise<StatusIncident> => {
         const key = await guard(event, 'api')
         const [id, iid] = [pageId(event), incidentId(event)]
         const input = parseWith(StatusIncidentPatch, await body(event), 'incident change')
-        return incidentView(await call(() => incidents.update(key.user_id, id, iid, input)))
+        return incidentView(await incidents.update(key.user_id, id, iid, input))
       },
       DELETE: async (event: H3Event): Promise<Response> => {
         const key = await guard(event, 'api')
         const [id, iid] = [pageId(event), incidentId(event)]
-        await call(() => incidents.remove(key.user_id, id, iid))
+        await incidents.remove(key.user_id, id, iid)
         return new Response(null, { status: 204 })
       },
     },
@@ -56,7 +56,7 @@ export function incidentApiRoutes(k: ApiKit, incidents: IncidentService) {
         const key = await guard(event, 'api')
         const [id, iid] = [pageId(event), incidentId(event)]
         const input = parseWith(StatusIncidentUpdateCreate, await body(event), 'incident update')
-        return created(incidentView(await call(() => incidents.addUpdate(key.user_id, id, iid, input))))
+        return created(incidentView(await incidents.addUpdate(key.user_id, id, iid, input)))
       },
     },
   }

@@ -16,7 +16,8 @@ import { nextId } from '../monitors/ids.js'
 import type { MonitorRecord } from '../store/monitors.js'
 import type { StatusIncidentRecord, StatusIncidentStore } from '../store/status-incidents.js'
 import type { StatusPageRecord } from '../store/status-pages.js'
-import { StatusPageError, type StatusPageService } from './service.js'
+import type { StatusPageService } from './service.js'
+import { DomainError } from '../shared/domain-error.js'
 
 /** Told of an incident made public or changed while public. */
 export type IncidentListener = (
@@ -41,7 +42,7 @@ export function incidentView(i: StatusIncidentRecord): StatusIncident {
   }
 }
 
-const notFound = () => new StatusPageError('not_found', 'No incident with this id on this status page.')
+const notFound = () => new DomainError('not_found', 'No incident with this id on this status page.')
 
 export class IncidentService {
   private readonly listeners = new Set<IncidentListener>()
@@ -66,7 +67,7 @@ export class IncidentService {
     const out = [...new Set(ids.map((x) => x.toLowerCase()))]
     const bad = out.findIndex((id) => !page.monitor_ids.includes(id))
     if (bad >= 0)
-      throw new StatusPageError(
+      throw new DomainError(
         'invalid',
         `Invalid incident (monitor_ids.${bad}): ${ids[bad]} is not on this page.`,
       )

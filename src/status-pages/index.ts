@@ -24,7 +24,7 @@ import {
   type Subscribers,
 } from './subscribers/index.js'
 
-export { StatusPageService, StatusPageError, statusPageView } from './service.js'
+export { StatusPageService, statusPageView } from './service.js'
 export { IncidentService, incidentView, type IncidentListener } from './incidents.js'
 export { PublicPages, matches as etagMatches } from './public-routes.js'
 export { buildPublicPage, overallState, publicState } from './model.js'

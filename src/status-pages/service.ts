@@ -1,8 +1,8 @@
 /**
  * Status pages as plain functions over the store (docs/decisions.md#the-public-face): create, read, change and delete
  * a user's pages. A page may only show its owner's monitors; its slug must match SLUG_PATTERN, may
- * not be a reserved word, and is unique on the server. Knows nothing of HTTP: the routes turn a
- * StatusPageError into the envelope (400 naming the field, 404, 409).
+ * not be a reserved word, and is unique on the server. Knows nothing of HTTP: refusals are
+ * DomainErrors (shared/domain-error.ts: invalid, not_found, conflict).
  */
 import {
   RESERVED_SLUGS,
@@ -21,18 +21,7 @@ import {
   type StatusPageStore,
 } from '../store/status-pages.js'
 import type { Store } from '../store/types.js'
-
-export type StatusPageErrorKind = 'invalid' | 'not_found' | 'conflict'
-
-export class StatusPageError extends Error {
-  override readonly name = 'StatusPageError'
-  constructor(
-    readonly kind: StatusPageErrorKind,
-    message: string,
-  ) {
-    super(message)
-  }
-}
+import { DomainError } from '../shared/domain-error.js'
 
 const RESERVED = new Set<string>(RESERVED_SLUGS)
 
@@ -63,12 +52,9 @@ function checkSections(sections: Section[], monitorIds: string[]): Section[] {
       const id = raw.toLowerCase()
       const where = `(sections.${i}.monitor_ids.${j})`
       if (!onPage.has(id))
-        throw new StatusPageError(
-          'invalid',
-          `Invalid status page ${where}: ${raw} is not one of monitor_ids.`,
-        )
+        throw new DomainError('invalid', `Invalid status page ${where}: ${raw} is not one of monitor_ids.`)
       if (placed.has(id))
-        throw new StatusPageError('invalid', `Invalid status page ${where}: ${raw} is in another section.`)
+        throw new DomainError('invalid', `Invalid status page ${where}: ${raw} is in another section.`)
       placed.add(id)
       return id
     }),
@@ -88,7 +74,7 @@ export class StatusPageService {
 
   private checkSlug(slug: string): void {
     if (RESERVED.has(slug))
-      throw new StatusPageError('conflict', `The slug "${slug}" is reserved: choose another (slug).`)
+      throw new DomainError('conflict', `The slug "${slug}" is reserved: choose another (slug).`)
   }
 
   /** Every id must be one of the user's monitors, each once. */
@@ -98,14 +84,11 @@ export class StatusPageService {
     for (const [i, raw] of ids.entries()) {
       const id = raw.toLowerCase()
       if (seen.has(id))
-        throw new StatusPageError(
-          'invalid',
-          `Invalid status page (monitor_ids.${i}): ${raw} is listed twice.`,
-        )
+        throw new DomainError('invalid', `Invalid status page (monitor_ids.${i}): ${raw} is listed twice.`)
       seen.add(id)
       const m = await this.monitors.getMonitor(userId, id)
       if (!m)
-        throw new StatusPageError(
+        throw new DomainError(
           'invalid',
           `Invalid status page (monitor_ids.${i}): no monitor with id ${raw} for this API key.`,
         )
@@ -119,9 +102,9 @@ export class StatusPageService {
       return await fn()
     } catch (err) {
       if (err instanceof SlugTakenError)
-        throw new StatusPageError('conflict', `The slug "${slug}" is taken: choose another (slug).`)
+        throw new DomainError('conflict', `The slug "${slug}" is taken: choose another (slug).`)
       if (err instanceof DomainTakenError)
-        throw new StatusPageError('conflict', `The domain "${err.domain}" is taken by another page (domain).`)
+        throw new DomainError('conflict', `The domain "${err.domain}" is taken by another page (domain).`)
       throw err
     }
   }
@@ -149,7 +132,7 @@ export class StatusPageService {
 
   async get(userId: string, id: string): Promise<StatusPageRecord> {
     const p = await this.pages.getStatusPage(userId, id.toLowerCase())
-    if (!p) throw new StatusPageError('not_found', 'No status page with this id for this API key.')
+    if (!p) throw new DomainError('not_found', 'No status page with this id for this API key.')
     return p
   }
 
@@ -182,14 +165,14 @@ export class StatusPageService {
       updated_at: new Date(this.now()).toISOString(),
     }
     const saved = await this.save(() => this.pages.updateStatusPage(next), next.slug)
-    if (!saved) throw new StatusPageError('not_found', 'No status page with this id for this API key.')
+    if (!saved) throw new DomainError('not_found', 'No status page with this id for this API key.')
     return saved
   }
 
   async remove(userId: string, id: string): Promise<void> {
     const pageId = id.toLowerCase()
     if (!(await this.pages.deleteStatusPage(userId, pageId)))
-      throw new StatusPageError('not_found', 'No status page with this id for this API key.')
+      throw new DomainError('not_found', 'No status page with this id for this API key.')
     await this.parts.statusIncidents?.deletePageIncidents(pageId)
     await this.parts.statusSubscribers?.deletePageSubscribers(pageId)
   }

@@ -8,7 +8,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { CheckCapacity } from '../../src/capacity/index.js'
 import { CheckError } from '../../src/checks/errors.js'
 import type { CheckReport } from '../../src/checks/types.js'
-import { MonitorInputError, MonitorService, secretBox } from '../../src/monitors/index.js'
+import { MonitorService, secretBox } from '../../src/monitors/index.js'
+import { DomainError } from '../../src/shared/domain-error.js'
 import { openLowdbStore, type LowdbStore } from '../../src/store/index.js'
 import { fakeReport } from '../helpers/report.js'
 import { removeDir, tempDir } from '../store/helpers.js'
@@ -78,7 +79,7 @@ describe('MonitorService', () => {
     expect((await svc.get('ada', monitor.id)).id).toBe(monitor.id)
   })
 
-  it('refuses bad input with MonitorInputError and creates nothing', async () => {
+  it('refuses bad input with DomainError and creates nothing', async () => {
     const { svc } = service()
     const bad = [
       { url: 'ftp://example.com/' },
@@ -86,7 +87,7 @@ describe('MonitorService', () => {
       { url: 'https://example.com/', interval_seconds: 5 },
       { url: 'https://example.com/', channels: [{ type: 'slack' as const, url: 'http://10.0.0.1/hook' }] },
     ]
-    for (const body of bad) await expect(svc.create('ada', body)).rejects.toBeInstanceOf(MonitorInputError)
+    for (const body of bad) await expect(svc.create('ada', body)).rejects.toBeInstanceOf(DomainError)
     expect(await store.monitors.userMonitors('ada')).toEqual([])
   })
 
@@ -94,11 +95,11 @@ describe('MonitorService', () => {
     const { svc } = service()
     const { monitor } = await svc.create('ada', { url: 'https://example.com/' })
     const err = await svc.get('bob', monitor.id).catch((e: unknown) => e)
-    expect(err).toBeInstanceOf(MonitorInputError)
-    expect((err as MonitorInputError).notFound).toBe(true)
-    await expect(svc.remove('bob', monitor.id)).rejects.toBeInstanceOf(MonitorInputError)
+    expect(err).toBeInstanceOf(DomainError)
+    expect((err as DomainError).kind).toBe('not_found')
+    await expect(svc.remove('bob', monitor.id)).rejects.toMatchObject({ kind: 'not_found' })
     await svc.remove('ada', monitor.id)
-    await expect(svc.get('ada', monitor.id)).rejects.toBeInstanceOf(MonitorInputError)
+    await expect(svc.get('ada', monitor.id)).rejects.toMatchObject({ kind: 'not_found' })
   })
 
   it('a run saves a charged check, records the run and makes the monitor up', async () => {

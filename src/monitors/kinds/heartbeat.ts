@@ -15,7 +15,7 @@ import { hashKey } from '../../contract/api-key.js'
 import { GRACE } from '../../contract/monitoring.js'
 import type { MonitorDefinitionStore, MonitorRecord } from '../../store/monitors.js'
 import { nextId } from '../ids.js'
-import { MonitorInputError } from '../input.js'
+import { DomainError } from '../../shared/domain-error.js'
 import { newMonitorFields, type KindRunDeps, type MonitorKind, type RunEnd } from './kind.js'
 
 const TOKEN = /^hb_([0-9a-f]{32})[A-Za-z0-9_-]{24}$/
@@ -75,7 +75,7 @@ export const heartbeat: MonitorKind = {
 
   patch(_prev, next, patch) {
     if (patch.url !== undefined)
-      throw new MonitorInputError('A heartbeat monitor has no url: its job calls its push URL (url).')
+      throw new DomainError('invalid', 'A heartbeat monitor has no url: its job calls its push URL (url).')
     if (patch.grace_seconds !== undefined) next.grace_seconds = patch.grace_seconds
   },
 

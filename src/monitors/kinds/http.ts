@@ -7,7 +7,7 @@ import { RunRefused, runForUser, type RunDone } from '../../runs/index.js'
 import type { MonitorRecord } from '../../store/monitors.js'
 import { judgeAssertions } from '../assert-run.js'
 import { nextId } from '../ids.js'
-import { MonitorInputError } from '../input.js'
+import { DomainError } from '../../shared/domain-error.js'
 import { nextRunAfter } from '../interval.js'
 import { defaultName } from '../names.js'
 import { INITIAL_MEMORY, observeCheck, type Observation } from '../rules.js'
@@ -45,7 +45,7 @@ export const http: MonitorKind = {
   paid: true,
 
   create(body, n) {
-    if (body.url === undefined) throw new MonitorInputError('An http monitor needs a url (url).')
+    if (body.url === undefined) throw new DomainError('invalid', 'An http monitor needs a url (url).')
     const url = n.input.target(body.url)
     const interval = n.input.interval(body.interval_seconds)
     const pagespeed = n.input.pagespeed(body.pagespeed ?? 'estimate', interval)
@@ -67,7 +67,7 @@ export const http: MonitorKind = {
 
   patch(prev, next, patch, input, now) {
     if (patch.grace_seconds !== undefined)
-      throw new MonitorInputError('grace_seconds is for heartbeat monitors (grace_seconds).')
+      throw new DomainError('invalid', 'grace_seconds is for heartbeat monitors (grace_seconds).')
     if (patch.url === undefined) return
     const url = input.target(patch.url)
     if (url === prev.url) return

@@ -70,7 +70,7 @@ export interface MonitorKind {
   readonly type: MonitorType
   /** Its runs cost a credit: out of credits, its monitors pause (credit-pause.ts); else they keep watching. */
   readonly paid: boolean
-  /** A new monitor of this kind from its create body, validated (MonitorInputError); `shownOnce` is a push token to show once. */
+  /** A new monitor of this kind from its create body, validated (DomainError `invalid`); `shownOnce` is a push token to show once. */
   create(body: MonitorCreate, n: NewMonitor): { monitor: MonitorRecord; shownOnce?: string }
   /**
    * A change of the kind's own fields, validated and applied to `next` (a copy of `prev`), before

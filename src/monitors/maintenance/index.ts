@@ -1,2 +1,2 @@
-export { MaintenanceError, MaintenanceService, maintenanceView, type MaintenanceOpening } from './service.js'
+export { MaintenanceService, maintenanceView, type MaintenanceOpening } from './service.js'
 export { currentOrNext, openAt, openings, wallToInstant, zoneOffset, type Opening } from './schedule.js'

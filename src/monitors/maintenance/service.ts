@@ -2,7 +2,7 @@
  * Maintenance windows as plain functions over the store (docs/decisions.md#monitoring-depth):
  * create, read, change and delete a user's windows, and answer the question runs ask: is this
  * monitor inside a window now? A window may only name its owner's monitors. Knows nothing of HTTP:
- * the routes turn a MaintenanceError into the envelope (400 naming the field, 404).
+ * refusals are DomainErrors (shared/domain-error.ts), `invalid` naming the field, or `not_found`.
  *
  * Runs ask often (every run of every monitor), so a user's windows are kept here for a few
  * seconds: a window changed through this process is seen at once, one changed through another
@@ -18,23 +18,14 @@ import type { MaintenanceRecord, MaintenanceStore } from '../../store/maintenanc
 import type { MonitorDefinitionStore } from '../../store/monitors.js'
 import { nextId } from '../ids.js'
 import { currentOrNext, openAt } from './schedule.js'
+import { DomainError } from '../../shared/domain-error.js'
 
 const CACHE_MS = 5_000
 const CACHE_USERS = 10_000
 
-export class MaintenanceError extends Error {
-  override readonly name = 'MaintenanceError'
-  constructor(
-    readonly kind: 'invalid' | 'not_found',
-    message: string,
-    /** The request field at fault (invalid). */
-    readonly field?: string,
-  ) {
-    super(message)
-  }
-}
-
 const NOT_FOUND = 'No maintenance window with this id for this API key.'
+/** What an invalid window's refusal is about: the API words its 400 with it and the field. */
+const SUBJECT = 'maintenance window'
 
 /** A window as the public may read it on a status page: its next (or current) opening. */
 export interface MaintenanceOpening {
@@ -85,13 +76,16 @@ export class MaintenanceService {
     const unique = [...new Set(ids.map((id) => id.toLowerCase()))]
     for (const id of unique)
       if (!(await this.monitors.getMonitor(userId, id)))
-        throw new MaintenanceError('invalid', `no monitor ${id} for this API key`, 'monitor_ids')
+        throw new DomainError('invalid', `no monitor ${id} for this API key`, {
+          field: 'monitor_ids',
+          subject: SUBJECT,
+        })
     return unique
   }
 
   private checkTimes(w: Pick<MaintenanceRecord, 'starts_at' | 'ends_at' | 'weekly'>): void {
     const p = maintenanceProblem(w)
-    if (p) throw new MaintenanceError('invalid', p.message, p.field)
+    if (p) throw new DomainError('invalid', p.message, { field: p.field, subject: SUBJECT })
   }
 
   async create(userId: string, body: MaintenanceCreate): Promise<MaintenanceRecord> {
@@ -119,7 +113,7 @@ export class MaintenanceService {
 
   async get(userId: string, id: string): Promise<MaintenanceRecord> {
     const w = await this.windows.getMaintenance(userId, id.toLowerCase())
-    if (!w) throw new MaintenanceError('not_found', NOT_FOUND)
+    if (!w) throw new DomainError('not_found', NOT_FOUND)
     return w
   }
 
@@ -139,14 +133,14 @@ export class MaintenanceService {
       next.monitor_ids = await this.checkMonitors(userId, patch.monitor_ids)
     const saved = await this.windows.updateMaintenance(next)
     this.cache.delete(userId)
-    if (!saved) throw new MaintenanceError('not_found', NOT_FOUND)
+    if (!saved) throw new DomainError('not_found', NOT_FOUND)
     return saved
   }
 
   async remove(userId: string, id: string): Promise<void> {
     const gone = await this.windows.deleteMaintenance(userId, id.toLowerCase())
     this.cache.delete(userId)
-    if (!gone) throw new MaintenanceError('not_found', NOT_FOUND)
+    if (!gone) throw new DomainError('not_found', NOT_FOUND)
   }
 
   /** The user's windows, read at most once per CACHE_MS (runs ask for every monitor). */

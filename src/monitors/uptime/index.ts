@@ -1,2 +1,2 @@
 export { runHistory, type RunJudgement } from './history.js'
-export { percent, uptimeReport, uptimeWindows, UptimeQueryError, DEFAULT_REPORT_MS } from './report.js'
+export { percent, uptimeReport, uptimeWindows, DEFAULT_REPORT_MS } from './report.js'

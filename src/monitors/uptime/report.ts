@@ -18,6 +18,7 @@ import {
 import { BUCKET_MS, bucketStart, DAY_MS } from '../../store/rules/buckets.js'
 import type { HistoryStore, RollupBucket } from '../../store/history.js'
 import type { RunLogStore } from '../../store/run-log.js'
+import { DomainError } from '../../shared/domain-error.js'
 
 const NONE: UptimeWindows = { '24h': null, '7d': null, '30d': null }
 /** The default window of a report. */
@@ -114,15 +115,9 @@ function bucketView(b: RollupBucket): UptimeBucket {
   }
 }
 
-/** Why a report cannot be given (the routes' 400, naming the field). */
-export class UptimeQueryError extends Error {
-  constructor(
-    readonly field: 'from' | 'to' | 'granularity',
-    message: string,
-  ) {
-    super(message)
-  }
-}
+/** Why a report cannot be given: DomainError `invalid`, naming the field. */
+const invalidQuery = (field: 'from' | 'to' | 'granularity', message: string) =>
+  new DomainError('invalid', message, { field, subject: 'uptime query' })
 
 /**
  * The report over [from, to): `from` is moved back to the start of its bucket (and reported so),
@@ -138,11 +133,11 @@ export async function uptimeReport(
   const to = q.to !== undefined ? Date.parse(q.to) : now
   const requestedFrom = q.from !== undefined ? Date.parse(q.from) : to - DEFAULT_REPORT_MS
   const g: Granularity = q.granularity ?? 'day'
-  if (!(requestedFrom < to)) throw new UptimeQueryError('from', 'from must be before to')
+  if (!(requestedFrom < to)) throw invalidQuery('from', 'from must be before to')
   if (to - requestedFrom > DAILY_RETENTION_DAYS * DAY_MS)
-    throw new UptimeQueryError('from', `the window can be at most ${DAILY_RETENTION_DAYS} days long`)
+    throw invalidQuery('from', `the window can be at most ${DAILY_RETENTION_DAYS} days long`)
   if (g === 'hour' && requestedFrom < bucketStart(now - HOURLY_RETENTION_DAYS * DAY_MS, 'hour'))
-    throw new UptimeQueryError(
+    throw invalidQuery(
       'granularity',
       `hourly buckets are kept ${HOURLY_RETENTION_DAYS} days: use granularity=day for older windows`,
     )

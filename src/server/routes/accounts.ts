@@ -2,7 +2,6 @@
  * JSON routes of accounts: the device grant (`sitehealth login`), a key revoking itself
  * (`sitehealth logout`), and the admin API's users and invites (`sitehealth users ...`).
  */
-import { DomainError } from '../../shared/domain-error.js'
 import type { H3Event } from 'h3'
 import { clientAddress } from '../../http/client-address.js'
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible'
@@ -27,7 +26,7 @@ import { keyGuard } from '../guard.js'
 import type { RateLimiter } from '../../http/rate-limit.js'
 import { parseWith, readJson } from '../../http/body.js'
 import type { ServerOptions } from '../context.js'
-import { ServiceError, badRequest, notFound } from '../../http/errors.js'
+import { ServiceError, notFound } from '../../http/errors.js'
 import { INVITE_TTL_MS, type Accounts } from '../../accounts/index.js'
 import type { AccountRecord } from '../../store/types.js'
 
@@ -45,12 +44,6 @@ export async function accountInfo(accounts: Accounts, a: AccountRecord): Promise
     credits_remaining: await accounts.store.users.availableCredits(a.user_id),
     password_set: a.password_hash !== null,
   }
-}
-
-function fromDomainError(err: unknown): unknown {
-  if (!(err instanceof DomainError)) return err
-  if (err.code === 'not_found') return notFound(err.message)
-  return badRequest(err.message)
 }
 
 /** Why a device grant gave no key yet (RFC 8628 §3.5 error codes). */
@@ -121,19 +114,15 @@ export function accountApiRoutes(opts: ServerOptions, accounts: Accounts, limite
       POST: async (event: H3Event): Promise<UserCreated> => {
         admin(event)
         const req = parseWith(UserCreateRequest, await readJson(event), 'user request')
-        try {
-          const { account, setupToken } = await accounts.registration.createByAdmin(
-            req.email,
-            !!req.admin,
-            req.credits ?? null,
-          )
-          event.res.status = 201
-          return {
-            ...(await accountInfo(accounts, account)),
-            setup_url: `${originOf(opts, event)}${pathFor(ACCOUNT_PATHS.invitePage, { token: setupToken })}`,
-          }
-        } catch (err) {
-          throw fromDomainError(err)
+        const { account, setupToken } = await accounts.registration.createByAdmin(
+          req.email,
+          !!req.admin,
+          req.credits ?? null,
+        )
+        event.res.status = 201
+        return {
+          ...(await accountInfo(accounts, account)),
+          setup_url: `${originOf(opts, event)}${pathFor(ACCOUNT_PATHS.invitePage, { token: setupToken })}`,
         }
       },
       GET: async (event: H3Event): Promise<UserList> => {
@@ -152,26 +141,18 @@ export function accountApiRoutes(opts: ServerOptions, accounts: Accounts, limite
           (await accounts.db.findAccountByUser(who)) ??
           (await accounts.db.findAccountByEmail(who.toLowerCase()))
         if (!account) throw notFound('No account with this user id or email.')
-        try {
-          return await accountInfo(accounts, await accounts.disable(account.id))
-        } catch (err) {
-          throw fromDomainError(err)
-        }
+        return await accountInfo(accounts, await accounts.disable(account.id))
       },
     },
     [ACCOUNT_PATHS.adminInvites]: {
       POST: async (event: H3Event): Promise<InviteCreated> => {
         admin(event)
         const req = parseWith(InviteCreateRequest, await readJson(event), 'invite request')
-        try {
-          const token = await accounts.invites.create(req)
-          event.res.status = 201
-          return {
-            invite_url: `${originOf(opts, event)}${pathFor(ACCOUNT_PATHS.invitePage, { token })}`,
-            expires_at: new Date(Date.now() + INVITE_TTL_MS).toISOString(),
-          }
-        } catch (err) {
-          throw fromDomainError(err)
+        const token = await accounts.invites.create(req)
+        event.res.status = 201
+        return {
+          invite_url: `${originOf(opts, event)}${pathFor(ACCOUNT_PATHS.invitePage, { token })}`,
+          expires_at: new Date(Date.now() + INVITE_TTL_MS).toISOString(),
         }
       },
     },

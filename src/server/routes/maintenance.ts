@@ -13,14 +13,10 @@ import {
   type MaintenanceWindow,
 } from '../../contract/monitoring.js'
 import { isUuid } from '../../monitors/ids.js'
-import {
-  MaintenanceError,
-  maintenanceView,
-  type MaintenanceService,
-} from '../../monitors/maintenance/index.js'
+import { maintenanceView, type MaintenanceService } from '../../monitors/maintenance/index.js'
 import { parseWith, readJson } from '../../http/body.js'
 import type { ServerOptions } from '../context.js'
-import { badRequest, notFound } from '../../http/errors.js'
+import { badRequest } from '../../http/errors.js'
 import { keyGuard } from '../guard.js'
 import type { RateLimiter } from '../../http/rate-limit.js'
 
@@ -38,16 +34,6 @@ export function maintenanceRoutes(
     return id.toLowerCase()
   }
 
-  async function call<T>(fn: () => Promise<T>): Promise<T> {
-    try {
-      return await fn()
-    } catch (err) {
-      if (!(err instanceof MaintenanceError)) throw err
-      if (err.kind === 'not_found') throw notFound(err.message)
-      throw badRequest(`Invalid maintenance window (${err.field}): ${err.message}`)
-    }
-  }
-
   async function body(event: H3Event): Promise<unknown> {
     const b = await readJson(event)
     if (!b || typeof b !== 'object' || Array.isArray(b)) throw badRequest('The body must be a JSON object.')
@@ -61,7 +47,7 @@ export function maintenanceRoutes(
       POST: async (event: H3Event): Promise<Response> => {
         const key = await guard(event, 'api')
         const input = parseWith(MaintenanceCreate, await body(event), 'maintenance window')
-        const w = await call(() => service.create(key.user_id, input))
+        const w = await service.create(key.user_id, input)
         return new Response(JSON.stringify(view(w)), {
           status: 201,
           headers: { 'content-type': 'application/json; charset=utf-8' },
@@ -75,18 +61,18 @@ export function maintenanceRoutes(
     [MAINTENANCE_PATHS.window]: {
       GET: async (event: H3Event): Promise<MaintenanceWindow> => {
         const key = await guard(event, 'api')
-        return view(await call(() => service.get(key.user_id, windowId(event))))
+        return view(await service.get(key.user_id, windowId(event)))
       },
       PATCH: async (event: H3Event): Promise<MaintenanceWindow> => {
         const key = await guard(event, 'api')
         const id = windowId(event)
         const input = parseWith(MaintenancePatch, await body(event), 'maintenance window change')
-        return view(await call(() => service.update(key.user_id, id, input)))
+        return view(await service.update(key.user_id, id, input))
       },
       DELETE: async (event: H3Event): Promise<Response> => {
         const key = await guard(event, 'api')
         const id = windowId(event)
-        await call(() => service.remove(key.user_id, id))
+        await service.remove(key.user_id, id)
         return new Response(null, { status: 204 })
       },
     },

@@ -20,15 +20,14 @@ import { asSentence } from '../../checks/index.js'
 import { toRunResult } from '../mapping.js'
 import { isUuid } from '../../monitors/ids.js'
 import type { Monitoring } from '../../monitors/runtime.js'
-import { MonitorInputError, type MonitorService } from '../../monitors/service.js'
-import { UptimeQueryError } from '../../monitors/uptime/index.js'
+import type { MonitorService } from '../../monitors/service.js'
 import { eventView, monitorView, runView, type MonitorViewExtras } from '../../monitors/views.js'
 import type { MonitorRecord, PageOptions } from '../../store/monitors.js'
 import { NO_CREDITS } from '../../runs/index.js'
 import { parseWith, readJson } from '../../http/body.js'
 import { pageQuery } from '../page-query.js'
 import type { ServerOptions } from '../context.js'
-import { ServiceError, badRequest, notFound } from '../../http/errors.js'
+import { ServiceError, badRequest } from '../../http/errors.js'
 import type { FailureBudget } from '../../runs/index.js'
 import { DEFAULT_CAPACITY_WAIT_MS, keyGuard, refusedAsServiceError } from '../guard.js'
 import type { RateLimiter } from '../../http/rate-limit.js'
@@ -43,28 +42,13 @@ function monitorId(event: H3Event): string {
   return id.toLowerCase()
 }
 
-/** The service's input errors as the envelope. */
-async function call<T>(fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn()
-  } catch (err) {
-    if (err instanceof MonitorInputError)
-      throw err.notFound
-        ? notFound(err.message)
-        : err.conflict
-          ? new ServiceError(409, 'conflict', err.message)
-          : badRequest(err.message)
-    throw err
-  }
-}
-
 /** A monitor's history: its runs, its events and its uptime (all free reads). */
 function historyRoutes(service: MonitorService, guard: ReturnType<typeof keyGuard>) {
   return {
     [MONITOR_PATHS.runs]: {
       GET: async (event: H3Event): Promise<MonitorRuns> => {
         const key = await guard(event, 'api')
-        const m = await call(() => service.get(key.user_id, monitorId(event)))
+        const m = await service.get(key.user_id, monitorId(event))
         const { items, next } = await service.monitors.listRuns(m.id, page(event))
         return { runs: items.map(runView), next_cursor: next }
       },
@@ -72,7 +56,7 @@ function historyRoutes(service: MonitorService, guard: ReturnType<typeof keyGuar
     [MONITOR_PATHS.events]: {
       GET: async (event: H3Event): Promise<MonitorEvents> => {
         const key = await guard(event, 'api')
-        const m = await call(() => service.get(key.user_id, monitorId(event)))
+        const m = await service.get(key.user_id, monitorId(event))
         const { items, next } = await service.monitors.listEvents(m.id, page(event))
         return { events: items.map(eventView), next_cursor: next }
       },
@@ -82,13 +66,7 @@ function historyRoutes(service: MonitorService, guard: ReturnType<typeof keyGuar
         const key = await guard(event, 'api')
         const id = monitorId(event)
         const q = parseWith(UptimeQuery, getQuery(event), 'uptime query')
-        try {
-          return await call(() => service.uptime(key.user_id, id, q))
-        } catch (err) {
-          if (err instanceof UptimeQueryError)
-            throw badRequest(`Invalid uptime query (${err.field}): ${err.message}`)
-          throw err
-        }
+        return service.uptime(key.user_id, id, q)
       },
     },
   }
@@ -124,7 +102,7 @@ export function monitorRoutes(
       POST: async (event: H3Event): Promise<Response> => {
         const key = await guard(event, 'api')
         const input = parseWith(MonitorCreate, await body(event), 'monitor')
-        const { monitor, secrets, pushToken } = await call(() => service.create(key.user_id, input))
+        const { monitor, secrets, pushToken } = await service.create(key.user_id, input)
         const pushUrl = pushToken && pushUrlOf(opts.publicUrl ?? event.url.origin, pushToken)
         return new Response(JSON.stringify(monitorView(monitor, { secrets, pushUrl })), {
           status: 201,
@@ -140,19 +118,19 @@ export function monitorRoutes(
     [MONITOR_PATHS.monitor]: {
       GET: async (event: H3Event): Promise<Monitor> => {
         const key = await guard(event, 'api')
-        return view(await call(() => service.get(key.user_id, monitorId(event))))
+        return view(await service.get(key.user_id, monitorId(event)))
       },
       PATCH: async (event: H3Event): Promise<Monitor> => {
         const key = await guard(event, 'api')
         const id = monitorId(event)
         const input = parseWith(MonitorPatch, await body(event), 'monitor change')
-        const { monitor, secrets } = await call(() => service.update(key.user_id, id, input))
+        const { monitor, secrets } = await service.update(key.user_id, id, input)
         return view(monitor, { secrets })
       },
       DELETE: async (event: H3Event): Promise<Response> => {
         const key = await guard(event, 'api')
         const id = monitorId(event)
-        await call(() => service.remove(key.user_id, id))
+        await service.remove(key.user_id, id)
         return new Response(null, { status: 204 })
       },
     },
@@ -160,7 +138,7 @@ export function monitorRoutes(
     [MONITOR_PATHS.run]: {
       POST: async (event: H3Event): Promise<RunResult> => {
         const key = await guard(event, 'run')
-        const m = await call(() => service.get(key.user_id, monitorId(event)))
+        const m = await service.get(key.user_id, monitorId(event))
         // the same steps as the run route: failure budget, credit, a slot of the shared capacity
         const work = service.run(m, 'manual', undefined, {
           waitMs: opts.capacityWaitMs ?? DEFAULT_CAPACITY_WAIT_MS,

@@ -15,7 +15,7 @@ import { ServiceError, badRequest, notFound } from '../../http/errors.js'
 import type { Policy, RateLimiter } from '../../http/rate-limit.js'
 import type { StatusPageRecord } from '../../store/status-pages.js'
 import type { ApiKit } from '../api-routes.js'
-import { StatusPageError } from '../service.js'
+import { DomainError } from '../../shared/domain-error.js'
 import { STATUS_CSP } from '../style.js'
 import { LINK_PROBLEM_TEXT, renderNoticePage, type NoticePage } from './pages.js'
 import type { SubscriberService } from './service.js'
@@ -48,7 +48,7 @@ async function readForm(event: H3Event): Promise<URLSearchParams> {
 /** The page of the path's slug, or undefined. */
 async function pageOf(subs: SubscriberService, event: H3Event): Promise<StatusPageRecord | undefined> {
   return subs.pageBySlug(String(event.context.params?.slug ?? '')).catch((err: unknown) => {
-    if (err instanceof StatusPageError) return undefined
+    if (err instanceof DomainError) return undefined
     throw err
   })
 }
@@ -91,7 +91,7 @@ function linkRoute(subs: SubscriberService, kind: 'confirm' | 'unsubscribe') {
 }
 
 export function subscriberRoutes(k: ApiKit, limiter: RateLimiter, subs: SubscriberService) {
-  const { guard, param, pageId, call } = k
+  const { guard, param, pageId } = k
 
   async function throttle(key: string, policy: Policy): Promise<void> {
     const d = await limiter.hit(key, policy)
@@ -131,7 +131,7 @@ export function subscriberRoutes(k: ApiKit, limiter: RateLimiter, subs: Subscrib
       !(await limiter.hit(`a:${input.email.trim().toLowerCase()}`, SUBSCRIBE_POLICIES.address)).allowed
     let out
     try {
-      out = await call(() => subs.subscribe(page, input, quiet))
+      out = await subs.subscribe(page, input, quiet)
     } catch (err) {
       if (!asForm) throw err
       return html({ status: 400, title: 'Not subscribed', lines: [(err as Error).message], back })
@@ -166,14 +166,14 @@ export function subscriberRoutes(k: ApiKit, limiter: RateLimiter, subs: Subscrib
       GET: async (event: H3Event): Promise<SubscriberList> => {
         const key = await guard(event, 'api')
         const id = pageId(event)
-        return call(() => subs.list(key.user_id, id))
+        return subs.list(key.user_id, id)
       },
     },
     [STATUS_PAGE_PATHS.subscriber]: {
       DELETE: async (event: H3Event): Promise<Response> => {
         const key = await guard(event, 'api')
         const [id, sid] = [pageId(event), subscriberId(event)]
-        await call(() => subs.remove(key.user_id, id, sid))
+        await subs.remove(key.user_id, id, sid)
         return new Response(null, { status: 204 })
       },
     },

@@ -3,7 +3,7 @@
  * subscribe by email (double opt-in: only a confirmation mail goes out until its signed link is
  * followed, and the address is stored only then) or by webhook (stored at once, its signing secret
  * shown once); every notice carries a signed unsubscribe link. The owner lists and removes them.
- * Knows nothing of HTTP; the routes add the throttles and turn StatusPageError into answers.
+ * Knows nothing of HTTP; the routes add the throttles and let the API map its DomainErrors.
  */
 import { randomBytes } from 'node:crypto'
 import type { SubscribeRequest, Subscriber, SubscriberEvent } from '../../contract/status-pages.js'
@@ -14,7 +14,8 @@ import type { MonitorDefinitionStore } from '../../store/monitors.js'
 import type { StatusIncidentRecord } from '../../store/status-incidents.js'
 import type { StatusPageRecord, StatusPageStore } from '../../store/status-pages.js'
 import type { SubscriberRecord, SubscriberStore } from '../../store/status-subscribers.js'
-import { StatusPageError, type StatusPageService } from '../service.js'
+import { DomainError } from '../../shared/domain-error.js'
+import type { StatusPageService } from '../service.js'
 import { CONFIRM_DAYS, type LinkProblem, type LinkSigner } from './links.js'
 import {
   confirmationMail,
@@ -72,7 +73,7 @@ export class SubscriberService {
 
   async pageBySlug(slug: string): Promise<StatusPageRecord> {
     const page = await this.d.pageStore.getStatusPageBySlug(slug)
-    if (!page) throw new StatusPageError('not_found', 'No status page at this address.')
+    if (!page) throw new DomainError('not_found', 'No status page at this address.')
     return page
   }
 
@@ -83,7 +84,7 @@ export class SubscriberService {
   async subscribe(page: StatusPageRecord, input: SubscribeRequest, quiet = false) {
     if ('email' in input) {
       if (!this.d.sender.canMail)
-        throw new StatusPageError(
+        throw new DomainError(
           'invalid',
           'This server sends no mail, so email subscriptions are off: subscribe with a webhook_url.',
         )
@@ -153,7 +154,7 @@ export class SubscriberService {
   async remove(userId: string, pageId: string, id: string): Promise<void> {
     const page = await this.d.pages.get(userId, pageId)
     if (!(await this.d.subscribers.deleteSubscriber(page.id, id.toLowerCase())))
-      throw new StatusPageError('not_found', 'No subscriber with this id on this status page.')
+      throw new DomainError('not_found', 'No subscriber with this id on this status page.')
   }
 
   /** An incident was published, updated or resolved: every subscriber of its page hears of it. */

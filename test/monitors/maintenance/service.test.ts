@@ -7,7 +7,7 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { CheckError } from '../../../src/checks/errors.js'
 import type { CheckReport } from '../../../src/checks/types.js'
 import { MaintenanceCreate } from '../../../src/contract/monitoring.js'
-import { MaintenanceError } from '../../../src/monitors/maintenance/index.js'
+import { DomainError } from '../../../src/shared/domain-error.js'
 import { dashboardMonitors } from '../../../src/serve/index.js'
 import type { Store } from '../../../src/store/types.js'
 import { fakeReport } from '../../helpers/report.js'
@@ -77,7 +77,7 @@ describe('maintenance window input', () => {
     ).rejects.toMatchObject({
       field: 'ends_at',
     })
-    await expect(svc.maintenance.get('ada', w.id)).rejects.toBeInstanceOf(MaintenanceError)
+    await expect(svc.maintenance.get('ada', w.id)).rejects.toBeInstanceOf(DomainError)
     expect(await store.maintenance!.listMaintenance('ada')).toEqual([])
   })
 })

@@ -8,7 +8,8 @@ import { CheckCapacity } from '../../../src/capacity/index.js'
 import { CheckError } from '../../../src/checks/errors.js'
 import type { CheckReport } from '../../../src/checks/types.js'
 import { MonitorService, secretBox, type Deliverer } from '../../../src/monitors/index.js'
-import { percent, UptimeQueryError } from '../../../src/monitors/uptime/index.js'
+import { percent } from '../../../src/monitors/uptime/index.js'
+import { DomainError } from '../../../src/shared/domain-error.js'
 import { openLowdbStore, type LowdbStore } from '../../../src/store/index.js'
 import type { Store } from '../../../src/store/types.js'
 import { fakeReport } from '../../helpers/report.js'
@@ -112,10 +113,10 @@ describe('uptime', () => {
     ] as const
     for (const [q, field] of bad) {
       const err = await svc.uptime('ada', monitor.id, q).catch((e: unknown) => e)
-      expect(err).toBeInstanceOf(UptimeQueryError)
-      expect((err as UptimeQueryError).field).toBe(field)
+      expect(err).toBeInstanceOf(DomainError)
+      expect(err).toMatchObject({ kind: 'invalid', field })
     }
-    await expect(svc.uptime('bob', monitor.id, {})).rejects.toMatchObject({ notFound: true })
+    await expect(svc.uptime('bob', monitor.id, {})).rejects.toMatchObject({ kind: 'not_found' })
     // a year-long daily window is fine, and empty before the first run
     expect(await svc.uptime('ada', monitor.id, { from: iso(now - 365 * 86_400_000) })).toMatchObject({
       uptime_percent: null,
