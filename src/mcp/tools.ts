@@ -25,6 +25,7 @@ import { registerMaintenanceTools } from './maintenance-tools.js'
 import { registerMonitorTools } from './monitor-tools.js'
 import { toolTarget, withHttpHint } from './target.js'
 import { registerStatusPageTools } from './status-page-tools.js'
+import { registerStatusIncidentTools } from './status-incident-tools.js'
 
 export const MCP_SERVER_NAME = 'sitehealth-mcp'
 
@@ -111,6 +112,7 @@ export function registerTools(server: McpServer, getClient: ClientFactory, opts:
   registerCheckTools(server, getClient, fail)
   registerMonitorTools(server, getClient, fail)
   registerStatusPageTools(server, getClient, fail)
+  registerStatusIncidentTools(server, getClient, fail)
   registerMaintenanceTools(server, getClient, fail)
 }
 

@@ -19,6 +19,7 @@ import { CLI, startServe, type Served } from '../helpers/serve.js'
 const TOOLS = [
   'service_create_maintenance_window',
   'service_create_monitor',
+  'service_create_status_incident',
   'service_delete_maintenance_window',
   'service_get_check_result',
   'service_get_credits',
@@ -27,9 +28,12 @@ const TOOLS = [
   'service_health',
   'service_list_maintenance_windows',
   'service_list_monitors',
+  'service_list_status_incidents',
   'service_list_status_pages',
+  'service_resolve_status_incident',
   'service_run_website_check',
   'service_update_maintenance_window',
+  'service_update_status_incident',
 ]
 
 /** The tools that change something, and how they say so; every other tool is read-only. */
@@ -40,6 +44,9 @@ const WRITES: Record<string, object> = {
   service_create_maintenance_window: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
   service_delete_maintenance_window: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
   service_update_maintenance_window: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
+  service_create_status_incident: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
+  service_update_status_incident: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
+  service_resolve_status_incident: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
 }
 
 const pkg = JSON.parse(await readFile(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8')) as {

@@ -1,0 +1,99 @@
+/**
+ * The MCP status-page incident tools end to end (docs/status-pages.md), over stdio against a real
+ * `serve`: post an incident as a draft, publish it with an update, resolve it, list them; an
+ * unknown page is a not_found tool error.
+ */
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { publicApi } from '../helpers/api.js'
+import { CLI, startServe, UNLIMITED, type Served } from '../helpers/serve.js'
+
+let served: Served
+let home: string
+let key: string
+let client: Client
+const api = publicApi(
+  () => served.url,
+  () => key,
+)
+
+async function call(name: string, args: Record<string, unknown> = {}) {
+  return (await client.callTool({ name, arguments: args })) as CallToolResult
+}
+const text = (r: CallToolResult) => r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n')
+
+beforeAll(async () => {
+  served = await startServe({ args: [...UNLIMITED, '--quiet'] })
+  home = await mkdtemp(join(tmpdir(), 'sitehealth-mcpinc-home-'))
+  key = (await served.createKey({ user: 'mcpinc', credits: 0 })).key
+  client = new Client({ name: 'test', version: '1.0.0' })
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'mcp'],
+      env: { PATH: process.env.PATH!, HOME: home, SITEHEALTH_API_URL: served.url, SITEHEALTH_API_KEY: key },
+      stderr: 'ignore',
+    }),
+  )
+}, 120_000)
+
+afterAll(async () => {
+  await client?.close()
+  await served?.stop()
+  if (home) await rm(home, { recursive: true, force: true })
+})
+
+describe('MCP status-page incident tools', () => {
+  it('posts a draft, publishes it with an update, resolves it and lists it', async () => {
+    const page = (await api('POST', '/status-pages', { slug: 'mcp-inc', title: 'MCP', monitor_ids: [] })).body
+    const created = await call('service_create_status_incident', {
+      status_page_id: page.id,
+      title: 'Search is slow',
+      message: 'Looking into it.',
+      impact: 'minor',
+      draft: true,
+    })
+    expect(created.isError, text(created)).toBeFalsy()
+    const inc = created.structuredContent as { id: string; draft: boolean }
+    expect(inc.draft).toBe(true)
+    expect(await (await fetch(`${served.url}/status/mcp-inc`)).text()).not.toContain('Search is slow')
+
+    const updated = await call('service_update_status_incident', {
+      status_page_id: page.id,
+      incident_id: inc.id,
+      publish: true,
+      status: 'identified',
+      message: 'An index rebuild.',
+    })
+    expect(updated.structuredContent).toMatchObject({ draft: false, status: 'identified' })
+    expect(await (await fetch(`${served.url}/status/mcp-inc`)).text()).toContain('Search is slow')
+
+    const resolved = await call('service_resolve_status_incident', {
+      status_page_id: page.id,
+      incident_id: inc.id,
+      message: 'Rebuilt.',
+    })
+    expect(resolved.structuredContent).toMatchObject({ status: 'resolved' })
+    expect(text(resolved)).toContain('resolved')
+
+    const listed = await call('service_list_status_incidents', { status_page_id: page.id })
+    const list = (listed.structuredContent as { incidents: { updates: unknown[] }[] }).incidents
+    expect(list).toHaveLength(1)
+    expect(list[0].updates).toHaveLength(3)
+
+    const half = await call('service_update_status_incident', {
+      status_page_id: page.id,
+      incident_id: inc.id,
+      message: 'no status',
+    })
+    expect(half.isError).toBe(true)
+    const unknown = await call('service_list_status_incidents', { status_page_id: inc.id })
+    expect(unknown.isError).toBe(true)
+    expect(text(unknown)).toMatch(/^not_found:/)
+  })
+})
