@@ -10,6 +10,7 @@ import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Docume
 import type { z } from 'zod'
 import { readTargetUrl } from '../contract/index.js'
 import type { ChannelType } from '../contract/monitors.js'
+import { MONITOR_TYPE_FACES, typeFace } from '../contract/monitor-types/index.js'
 import { parseEvery } from '../monitors/interval.js'
 import { SitehealthFile, type FileMaintenance, type FileMonitor, type FileStatusPage } from './file-schema.js'
 
@@ -46,6 +47,12 @@ export class FileError extends Error {
     super(problems.join('\n'))
   }
 }
+
+/** The types whose runs are pushed, the ones that take `grace`, as its refusal names them. */
+const PUSHED = Object.values(MONITOR_TYPE_FACES)
+  .filter((f) => f.pushed)
+  .map((f) => f.type)
+  .join(', ')
 
 type Path = (string | number)[]
 
@@ -150,14 +157,14 @@ function crossCheck(
     if (refs.has(m.ref)) problems.push(`${where.at(['monitors', i, 'ref'])}: duplicate ref "${m.ref}"`)
     refs.add(m.ref)
     let url = m.url
-    const heartbeat = m.type === 'heartbeat'
-    if (heartbeat && m.url !== undefined)
-      problems.push(`${where.at(['monitors', i, 'url'])}: a heartbeat monitor has no url (its job calls it)`)
-    else if (!heartbeat && m.grace !== undefined)
+    const face = typeFace(m.type)
+    if (!face.url && m.url !== undefined)
+      problems.push(`${where.at(['monitors', i, 'url'])}: a ${face.noun} monitor has no url (${face.noUrl})`)
+    else if (!face.pushed && m.grace !== undefined)
       problems.push(
-        `${where.at(['monitors', i, 'grace'])}: grace is for heartbeat monitors (type: heartbeat)`,
+        `${where.at(['monitors', i, 'grace'])}: grace is for ${PUSHED} monitors (type: ${PUSHED})`,
       )
-    if (heartbeat) url = undefined
+    if (!face.url) url = undefined
     else if (m.url === undefined)
       problems.push(`${where.at(['monitors', i])}: monitor "${m.ref}" needs a url`)
     else if (m.url.includes('${'))

@@ -11,6 +11,7 @@ import { describeAssertion } from '../assertions/index.js'
 import { defaultName } from '../monitors/names.js'
 import { DEFAULT_DOWN_AFTER, DEFAULT_RECOVER_AFTER, INTERVAL } from '../contract/monitors.js'
 import { GRACE } from '../contract/monitoring.js'
+import { typeFace } from '../contract/monitor-types/index.js'
 import type { StatusPage, StatusPageCreate } from '../contract/status-pages.js'
 import type { Loaded, LoadedMonitor } from './load.js'
 import type { MaintenanceWindow } from '../contract/monitoring.js'
@@ -59,11 +60,16 @@ const urlOf = (u: string) => {
 
 /** What the file asks for one monitor, as a create body with every default filled in. */
 export function desiredMonitor(m: LoadedMonitor, loaded: Loaded): MonitorCreate {
-  const url = m.type === 'heartbeat' ? undefined : urlOf(m.url!)
+  const face = typeFace(m.type)
+  const url = face.url ? urlOf(m.url!) : undefined
   return {
     ref: m.ref,
     ...(url === undefined
-      ? { type: 'heartbeat' as const, name: m.name ?? m.ref, grace_seconds: m.grace_seconds ?? GRACE.default }
+      ? {
+          type: m.type as Exclude<MonitorCreate['type'], undefined | 'http'>,
+          name: m.name ?? m.ref,
+          ...(face.pushed ? { grace_seconds: m.grace_seconds ?? GRACE.default } : {}),
+        }
       : { url, name: m.name ?? defaultName(url) }),
     interval_seconds: m.interval_seconds ?? INTERVAL.default,
     alerts: {
@@ -106,7 +112,7 @@ export function monitorChanges(cur: Monitor, want: MonitorCreate, paused?: boole
   }
   // a monitor keeps its type: a new type needs a new ref (the API refuses url on a heartbeat)
   push('url', cur.url, want.url ?? null)
-  if (want.type === 'heartbeat') push('grace_seconds', cur.grace_seconds, want.grace_seconds)
+  if ('grace_seconds' in want) push('grace_seconds', cur.grace_seconds, want.grace_seconds)
   push('name', cur.name, want.name)
   push('interval_seconds', cur.interval_seconds, want.interval_seconds)
   for (const [k, v] of Object.entries(want.alerts ?? {}))

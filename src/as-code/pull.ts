@@ -8,6 +8,7 @@ import { stringify } from 'yaml'
 import type { Channel, Monitor } from '../contract/monitors.js'
 import { DEFAULT_DOWN_AFTER, DEFAULT_RECOVER_AFTER, INTERVAL } from '../contract/monitors.js'
 import { GRACE } from '../contract/monitoring.js'
+import { DEFAULT_MONITOR_TYPE } from '../contract/monitor-types/index.js'
 import { formatEvery } from '../monitors/interval.js'
 import { defaultName } from '../monitors/names.js'
 import { SCHEMA_ID } from './file-schema.js'
@@ -61,7 +62,7 @@ export function pullFile(current: Current): Pulled {
   }
   const monitors = managed.map((m) => {
     const out: Record<string, unknown> = { ref: m.ref }
-    if (m.type === 'heartbeat') out.type = 'heartbeat'
+    if (m.type !== DEFAULT_MONITOR_TYPE) out.type = m.type
     const host = m.url ? defaultName(m.url) : m.ref
     if (m.name !== host) out.name = m.name
     if (m.url) out.url = m.url

@@ -6,6 +6,7 @@
  */
 import { describeAssertion } from '../assertions/index.js'
 import { ApiError, type SitehealthClient } from '../client/client.js'
+import { typeFace } from '../contract/monitor-types/index.js'
 import type { Loaded } from './load.js'
 
 export interface TestFailure {
@@ -95,7 +96,7 @@ export async function runTests(
   let pattern: RegExp | undefined
   if (opts.grep) pattern = new RegExp(opts.grep, 'i')
   const todo = loaded.monitors.filter(
-    (m) => m.type !== 'heartbeat' && (!pattern || pattern.test(m.ref) || pattern.test(m.name ?? '')),
+    (m) => typeFace(m.type).url && (!pattern || pattern.test(m.ref) || pattern.test(m.name ?? '')),
   )
   const tests: TestCase[] = new Array(todo.length)
   let next = 0

@@ -3,13 +3,15 @@
  * monitors capability provides it (an adapter over its service, wired in `serve`); without one the
  * monitor pages say monitors are not available. Errors a user can fix are MonitorRejected.
  */
+import type { MonitorType } from '../contract/monitors.js'
+
 export interface MonitorView {
   id: string
   /** Its ref in a monitors-as-code file (sitehealth.yaml), or null. */
   ref: string | null
-  /** http, or heartbeat (its job calls a push URL). */
-  type: 'http' | 'heartbeat'
-  /** null for heartbeat monitors. */
+  /** Its type (contract/monitor-types/ says how each shows). */
+  type: MonitorType
+  /** null for a type without a url (heartbeat). */
   url: string | null
   /** Heartbeat monitors: how late a beat may be, seconds; null otherwise. */
   grace_seconds: number | null

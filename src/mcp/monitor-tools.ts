@@ -20,6 +20,7 @@ import {
 } from '../contract/monitors.js'
 import { MAX_URL_LENGTH, PAGE_SIZES, TARGET_URL_PATTERN } from '../contract/index.js'
 import { GRACE, GRANULARITIES, UptimeReport } from '../contract/monitoring.js'
+import { MONITOR_TYPE_FACES, typeFace } from '../contract/monitor-types/index.js'
 import { toolTarget } from './target.js'
 
 export const MONITOR_TOOL_NAMES = [
@@ -52,10 +53,12 @@ const ListInput = {
 }
 
 const CreateInput = {
-  type: z.enum(MONITOR_TYPES).optional().meta({
-    description:
-      'http (default): the service checks `url`. heartbeat: no url; your job (cron, backup) calls the push_url the result gives, and silence past interval_seconds + grace_seconds is down.',
-  }),
+  type: z
+    .enum(MONITOR_TYPES)
+    .optional()
+    .meta({
+      description: MONITOR_TYPES.map((t) => MONITOR_TYPE_FACES[t].words).join(' '),
+    }),
   url: z
     .string()
     .max(MAX_URL_LENGTH)
@@ -240,7 +243,7 @@ function createMonitor(getClient: () => SitehealthClient, fail: (err: unknown) =
       ...(min_score !== undefined ? { alerts: { min_score } } : {}),
       ...(channels ? { channels: channels as Ch[] } : {}),
     }
-    if (type === 'heartbeat') {
+    if (!typeFace(type).url) {
       try {
         // a url or assertions are the API's to refuse, naming the field
         const body = await getClient().createMonitor({

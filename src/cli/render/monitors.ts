@@ -1,5 +1,6 @@
 /** Human views of monitors (`sitehealth monitors …`); kept apart so the renderers can be switched. */
 import type { Monitor, MonitorEvents, MonitorList, MonitorRuns } from '../../contract/monitors.js'
+import { targetText, typeFace } from '../../contract/monitor-types/index.js'
 import { describeAssertion, describeResult } from '../../assertions/index.js'
 import { formatEvery } from '../../monitors/interval.js'
 import type { Paint, Style } from '../style.js'
@@ -27,7 +28,7 @@ export function renderMonitor(view: View, m: Monitor, bin = 'sitehealth'): strin
     `${style.bold(m.name)}  ${paintState(style, m.state)}`,
     ...fields(view, [
       ['ref', m.ref ?? '-'],
-      ['url', m.url ?? '- (heartbeat)'],
+      ['url', m.url ?? `- (${typeFace(m.type).noun})`],
       [
         'every',
         formatEvery(m.interval_seconds) +
@@ -111,7 +112,7 @@ export function renderMonitorList(view: View, page: MonitorList, bin = 'siteheal
     page.monitors.map((m) => [
       idCell(m.id),
       m.name,
-      m.url ?? 'heartbeat',
+      targetText(m),
       formatEvery(m.interval_seconds),
       { text: m.state, paint: stateColour(style, m.state) },
       m.last_check ? `${m.last_check.health_score}/100` : '-',

@@ -1,5 +1,6 @@
 /** A monitor's edit page (settings, assertions, alert channels) and its delete confirmation. */
 import { CHANNEL_KINDS, type MonitorEdit, type MonitorView } from '../monitors-port.js'
+import { typeFace } from '../../contract/monitor-types/index.js'
 import { CsrfField, ErrorText, Page, type PageContext } from './layout.js'
 import { html } from './html.js'
 import { INTERVALS } from './monitors.js'
@@ -15,7 +16,7 @@ function Settings({ ctx, m, values }: { ctx: PageContext; m: MonitorView; values
   return html`<form class="stack" method="post" action=${`/monitors/${m.id}/edit`}>
     <${CsrfField} token=${ctx.csrf} />
     <label>Name <input type="text" name="name" required maxlength="100" value=${values.name} /></label>
-    ${m.type === 'heartbeat' ? null : html`<label>URL <input type="url" name="url" required value=${values.url} /></label>`}
+    ${!typeFace(m.type).url ? null : html`<label>URL <input type="url" name="url" required value=${values.url} /></label>`}
     <label
       >How often
       <select name="interval_seconds">
@@ -23,7 +24,7 @@ function Settings({ ctx, m, values }: { ctx: PageContext; m: MonitorView; values
       </select>
     </label>
     ${
-      m.type === 'heartbeat'
+      typeFace(m.type).pushed
         ? html`<label
             >Grace (minutes)
             <input type="number" name="grace_minutes" min="0" max="1440" required value=${graceOf(values)} />
@@ -97,7 +98,7 @@ export function monitorEditPage(
     down_after: m.alerts.down_after,
     min_score: m.alerts.min_score,
     assertions: m.assertions,
-    ...(m.type === 'heartbeat' ? { grace_seconds: m.grace_seconds ?? 0 } : {}),
+    ...(typeFace(m.type).pushed ? { grace_seconds: m.grace_seconds ?? 0 } : {}),
   }
   return Page(
     ctx,

@@ -10,6 +10,7 @@ import {
   type MonitorRunView,
   type MonitorView,
 } from '../monitors-port.js'
+import { typeFace } from '../../contract/monitor-types/index.js'
 import { CsrfField, Page, type PageContext } from './layout.js'
 import { fmtDate, html } from './html.js'
 import { fmtMinute, RunsBar, span, State, Uptime } from './monitor-parts.js'
@@ -72,7 +73,7 @@ function LastRun({ run }: { run: MonitorRunView | undefined }) {
 const minutes = (seconds: number) => (seconds % 60 === 0 ? `${seconds / 60} min` : `${seconds} s`)
 
 const schedule = (m: MonitorView) =>
-  m.type === 'heartbeat'
+  typeFace(m.type).pushed
     ? `a beat every ${minutes(m.interval_seconds)}, ${minutes(m.grace_seconds ?? 0)} grace; ${m.paused ? 'paused' : `due by ${fmtMinute(m.next_run_at)}`}`
     : `every ${Math.round(m.interval_seconds / 60)} min; ${m.paused ? 'paused' : `next ${fmtMinute(m.next_run_at)}`}`
 
@@ -85,7 +86,7 @@ function LastBeat({ runs }: { runs: MonitorRunView[] }) {
 
 /** Where a heartbeat's job calls: the push URL itself once, at creation; afterwards only its shape. */
 function PushUrl({ m, pushUrl, pushBase }: { m: MonitorView; pushUrl?: string; pushBase?: string }) {
-  if (m.type !== 'heartbeat') return null
+  if (!typeFace(m.type).pushed) return null
   if (pushUrl)
     return html`<div class="notice push-hint" role="status">
       <p>
@@ -111,7 +112,7 @@ function Actions({ ctx, m }: { ctx: PageContext; m: MonitorView }) {
       <button type="submit" class="secondary">${m.paused ? 'Resume' : 'Pause'}</button>
     </form>
     ${
-      m.type === 'heartbeat'
+      !typeFace(m.type).url
         ? null
         : html`<form method="post" action=${`/monitors/${m.id}/run`}>
             <${CsrfField} token=${ctx.csrf} />
@@ -258,7 +259,7 @@ export function monitorPage(
             ${stateDetail(m, runs, events, now)}
           </section>
           ${
-            m.type === 'heartbeat'
+            typeFace(m.type).pushed
               ? html`<section class="card" aria-labelledby="last-h">
                   <h2 id="last-h">Last beat</h2>
                   <${LastBeat} runs=${runs} />

@@ -1,4 +1,5 @@
 /** Monitors: the list (state, the bar of recent runs, uptime, response time) with a create form. */
+import { targetText } from '../../contract/monitor-types/index.js'
 import type { MonitorListItem } from '../monitors-port.js'
 import { CsrfField, ErrorText, Page, type PageContext } from './layout.js'
 import { html } from './html.js'
@@ -69,7 +70,7 @@ export function monitorsPage(
                         html`<tr>
                           <td class="url">
                             <a href=${`/monitors/${m.id}`}>${m.name}</a><br /><span class="muted"
-                              >${m.ref ? `${m.ref} · ` : ''}${m.url ?? 'heartbeat'}</span
+                              >${m.ref ? `${m.ref} · ` : ''}${targetText(m)}</span
                             >
                           </td>
                           <td><${State} state=${m.state} /></td>
