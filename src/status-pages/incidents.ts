@@ -18,6 +18,7 @@ import type { StatusIncidentRecord, StatusIncidentStore } from '../store/status-
 import type { StatusPageRecord } from '../store/status-pages.js'
 import type { StatusPageService } from './service.js'
 import { DomainError } from '../shared/domain-error.js'
+import { publicName } from './model.js'
 
 /** Told of an incident made public or changed while public. */
 export type IncidentListener = (
@@ -172,12 +173,14 @@ export class IncidentService {
       if (!page.auto_incidents || !page.monitor_ids.includes(m.id)) continue
       const open = await this.store.listIncidents(page.id)
       if (open.some((i) => i.status !== 'resolved' && i.monitor_ids.includes(m.id))) continue
+      // the page's public label, never a name that is the URL's host (model.ts, publicName)
+      const name = publicName(page, m, page.monitor_ids.indexOf(m.id)) || 'A service'
       opened.push(
         await this.create(m.user_id, page.id, {
-          title: `${m.name || 'A service'} is down`,
+          title: `${name} is down`,
           status: 'investigating',
           impact: 'major',
-          message: `${m.name || 'A service'} is not answering. We are looking into it.`,
+          message: `${name} is not answering. We are looking into it.`,
           monitor_ids: [m.id],
           draft: true,
         }),

@@ -269,4 +269,26 @@ describe('auto incidents', () => {
     await parts.monitorEvents(m, down)
     expect((await h.api(alice, 'GET', `${P}/${auto.body.id}/incidents`)).body.incidents).toHaveLength(2)
   })
+
+  it("titles a draft with the page's neutral label, never the host a monitor is named after", async () => {
+    // a monitor created without a name is named after its URL's host (src/monitors/names.ts)
+    const url = 'http://10.0.3.7:8080/health'
+    const named = await h.monitor('alice', { name: 'Billing' })
+    const hosted = await h.monitor('alice', { name: '10.0.3.7:8080', url })
+    const page = await h.api(alice, 'POST', P, {
+      slug: 'neutral',
+      title: 'Neutral',
+      monitor_ids: [named.id, hosted.id],
+      auto_incidents: true,
+    })
+    await openStatusPages(h.store)!.monitorEvents(hosted, [{ event: 'monitor.down' }])
+    const [draft] = (await h.api(alice, 'GET', `${P}/${page.body.id}/incidents`)).body.incidents
+    expect(draft.title).toBe('Monitor 2 is down')
+    expect(JSON.stringify(draft)).not.toContain('10.0.3.7')
+    // published, the public page says the same
+    await h.api(alice, 'PATCH', `${P}/${page.body.id}/incidents/${draft.id}`, { draft: false })
+    const html = await (await h.fetch('/status/neutral')).text()
+    expect(html).toContain('Monitor 2 is down')
+    expect(html).not.toContain('10.0.3.7')
+  })
 })
