@@ -32,6 +32,10 @@ export const NO_LIMITS = [
   '1000000000',
   '--run-window',
   '1',
+  '--max-monitors-per-account',
+  '1000000',
+  '--monitor-create-rate',
+  '100000',
 ]
 
 const children = new Set()

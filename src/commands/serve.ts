@@ -155,6 +155,20 @@ Faults: every wait on PostgreSQL and Redis is bounded (--db-query-timeout, --db-
       min: 1,
       max: 86_400,
     }),
+    'max-monitors-per-account': Flags.integer({
+      description:
+        'Most monitors one account may have, of every type (a create past it is refused with 409 conflict).',
+      default: 1000,
+      min: 1,
+      max: 1_000_000,
+    }),
+    'monitor-create-rate': Flags.integer({
+      description:
+        'Monitors one account may create per minute, on every face (API, dashboard, deploy, MCP); past it 429 rate_limited with Retry-After.',
+      default: 60,
+      min: 1,
+      max: 100_000,
+    }),
     'history-runs': Flags.integer({
       description:
         'Raw runs (and events) kept per monitor; older runs live on in the hourly and daily uptime rollups. Default: 1000 with --database-url, 100 on the embedded store (it holds history in memory).',
@@ -313,6 +327,8 @@ Faults: every wait on PostgreSQL and Redis is bounded (--db-query-timeout, --db-
           : undefined,
         monitors: {
           minInterval: flags['min-interval'],
+          maxPerAccount: flags['max-monitors-per-account'],
+          createsPerMinute: flags['monitor-create-rate'],
           historyLimit: flags['history-runs'],
           smtpUrl: flags['smtp-url'],
           smtpFrom: flags['smtp-from'],

@@ -87,7 +87,17 @@ export interface MaintenanceView {
   ends_at: string
 }
 
-export class MonitorRejected extends Error {}
+export class MonitorRejected extends Error {
+  constructor(
+    message: string,
+    /** The page's status: 400 bad input, 409 the account's monitor cap, 429 its create rate. */
+    readonly status = 400,
+    /** With 429: seconds until another create may go through (the Retry-After header). */
+    readonly retryAfterSec?: number,
+  ) {
+    super(message)
+  }
+}
 
 export interface DashboardMonitors {
   /** Up to `limit` monitors, each with its newest `runs` runs. */

@@ -33,13 +33,17 @@ export const internalError = () =>
 
 /**
  * A service's refusal (shared/domain-error.ts) as the envelope, for every API route at once
- * (server/app.ts): not_found 404, conflict 409, invalid (and forbidden, which no API route raises
+ * (server/app.ts): not_found 404, conflict 409, rate_limited 429 with Retry-After, invalid (and forbidden, which no API route raises
  * as such) 400. An input document's refusal names what was read and the field at fault.
  */
 export function fromDomainError(err: DomainError): ServiceError {
   const headers = err.retryAfterSec !== undefined ? { 'retry-after': String(err.retryAfterSec) } : undefined
   if (err.kind === 'not_found') return new ServiceError(404, 'not_found', err.message, headers)
   if (err.kind === 'conflict') return new ServiceError(409, 'conflict', err.message, headers)
+  if (err.kind === 'rate_limited')
+    return new ServiceError(429, 'rate_limited', err.message, {
+      'retry-after': String(err.retryAfterSec ?? 1),
+    })
   const message =
     err.subject && err.field ? `Invalid ${err.subject} (${err.field}): ${err.message}` : err.message
   return new ServiceError(400, 'invalid_url', message, headers)

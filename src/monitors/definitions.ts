@@ -6,6 +6,8 @@ import type { MonitorCreate, MonitorPatch } from '../contract/monitors.js'
 import type { MonitorDefinitionStore, MonitorRecord } from '../store/monitors.js'
 import { refTaken, type MonitorInput } from './input.js'
 import { kindOf } from './kinds/index.js'
+import { capReached, type MonitorQuota } from './quota.js'
+import { MonitorLimitError } from '../store/errors.js'
 import { defaultName, isHostName } from './names.js'
 import { DomainError } from '../shared/domain-error.js'
 
@@ -14,6 +16,8 @@ const NOT_FOUND = 'No monitor with this id for this API key.'
 export interface DefinitionDeps {
   monitors: MonitorDefinitionStore
   input: MonitorInput
+  /** How many monitors an account may have and how fast it may make them. */
+  quota: MonitorQuota
   now: () => number
   /** A monitor's next run moved (the scheduler re-arms its timer). */
   scheduleChanged: () => void
@@ -30,7 +34,16 @@ export class MonitorDefinitions {
     const secrets = new Map<string, string>()
     const n = { userId, now: this.d.now(), input: this.d.input, secrets }
     const { monitor, shownOnce } = kindOf(body.type).create(body, n)
-    await this.d.monitors.createMonitor(monitor).catch(refTaken)
+    // the account's rate, then its cap, checked by the store as it writes (quota.ts)
+    const giveBack = await this.d.quota.take(userId)
+    const maxPerUser = await this.d.quota.capOf(userId)
+    try {
+      await this.d.monitors.createMonitor(monitor, { maxPerUser })
+    } catch (err) {
+      await giveBack()
+      if (err instanceof MonitorLimitError) throw capReached(err.max)
+      refTaken(err)
+    }
     this.d.scheduleChanged()
     return { monitor, secrets, ...(shownOnce !== undefined ? { pushToken: shownOnce } : {}) }
   }

@@ -10,6 +10,7 @@ import { Deliverer, type DeliveryOptions } from './channels/deliver.js'
 import { Scheduler, type SchedulerOptions } from './scheduler.js'
 import { secretBox } from '../shared/secret-box.js'
 import { MonitorService } from './service.js'
+import type { QuotaOptions } from './quota.js'
 import type { Metrics } from '../metrics/index.js'
 
 /** How often alerts nobody is sending are looked for, ms, unless told otherwise. */
@@ -26,6 +27,8 @@ export interface MonitoringOptions {
   /** The lab browser (serve --lab-browser), for monitors that ask for it. */
   lab?: LabRunner
   minInterval?: number
+  /** Monitors per account and creates per minute (quota.ts). */
+  quota?: QuotaOptions
   /** The server's caps on checks in flight: scheduled runs take their slots here. */
   capacity: CheckCapacity
   delivery?: Partial<Omit<DeliveryOptions, 'openSecret' | 'allowPrivateTargets'>>
@@ -64,6 +67,7 @@ export async function startMonitoring(o: MonitoringOptions): Promise<Monitoring>
     lab: o.lab,
     capacity: o.capacity,
     minInterval: o.minInterval,
+    quota: o.quota,
     log: o.log,
     metrics: o.metrics,
   })

@@ -20,6 +20,7 @@ import { MonitorDefinitions } from './definitions.js'
 import { MonitorInput } from './input.js'
 import { Heartbeats, kindOf, type KindRunDeps, type RunOutcome } from './kinds/index.js'
 import { MaintenanceService } from './maintenance/index.js'
+import { MonitorQuota, type QuotaOptions } from './quota.js'
 import { RunRecorder } from './record-run.js'
 import { uptimeReport, uptimeWindows } from './uptime/index.js'
 
@@ -38,6 +39,8 @@ export interface MonitorServiceOptions {
   capacity: CheckCapacity
   /** serve --min-interval (default 60). */
   minInterval?: number
+  /** serve --max-monitors-per-account and --monitor-create-rate (quota.ts). */
+  quota?: QuotaOptions
   now?: () => number
   /** Replaces the engine (tests of the scheduler at scale). */
   check?: (url: string) => Promise<CheckReport>
@@ -85,6 +88,7 @@ export class MonitorService {
     this.definitions = new MonitorDefinitions({
       monitors: o.monitors,
       input,
+      quota: new MonitorQuota(o.quota, o.store.accounts.limiter?.bind(o.store.accounts)),
       now: this.now,
       scheduleChanged: () => this.onScheduleChange(),
     })

@@ -14,9 +14,9 @@ import {
 } from '../dashboard/monitors-port.js'
 import { isUuid } from '../monitors/ids.js'
 import type { MonitorService } from '../monitors/service.js'
-import { DomainError } from '../shared/domain-error.js'
 import { eventView, monitorView, runView } from '../monitors/views.js'
 import { RunRefused } from '../runs/index.js'
+import { DomainError } from '../shared/domain-error.js'
 import { DEFAULT_CAPACITY_WAIT_MS } from '../server/guard.js'
 import type { UptimeWindows } from '../contract/monitoring.js'
 import type { MonitorRecord } from '../store/monitors.js'
@@ -53,12 +53,7 @@ export function dashboardMonitors(service: MonitorService): DashboardMonitors {
         const issue = parsed.error.issues[0]
         throw new MonitorRejected(`${issue.path.join('.') || 'monitor'}: ${issue.message}`)
       }
-      try {
-        return viewOf((await service.create(userId, parsed.data)).monitor)
-      } catch (err) {
-        if (err instanceof DomainError) throw new MonitorRejected(err.message)
-        throw err
-      }
+      return viewOf((await rejecting(() => service.create(userId, parsed.data))).monitor)
     },
     async createHeartbeat(userId, body) {
       const parsed = valid(MonitorCreate, { type: 'heartbeat', ...body })
@@ -165,12 +160,19 @@ function valid<T>(
   throw new MonitorRejected(`${issue.path.map(String).join('.') || 'monitor'}: ${issue.message}`)
 }
 
-/** A service call whose input errors (a bad URL, a ref taken…) become MonitorRejected. */
+/** The page status of a service's refusal (quota.ts: the monitor cap, the create rate). */
+const STATUS: Partial<Record<DomainError['kind'], number>> = { conflict: 409, rate_limited: 429 }
+
+/**
+ * A service call whose input errors (a bad URL, a ref taken…) and refusals (the account's monitor
+ * cap, its create rate) become MonitorRejected, with the page status they call for.
+ */
 async function rejecting<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn()
   } catch (err) {
-    if (err instanceof DomainError) throw new MonitorRejected(err.message)
+    if (err instanceof DomainError)
+      throw new MonitorRejected(err.message, STATUS[err.kind] ?? 400, err.retryAfterSec)
     throw err
   }
 }

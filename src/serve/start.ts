@@ -52,6 +52,10 @@ export interface StartOptions {
   monitors?: {
     /** Lowest interval_seconds accepted (60). */
     minInterval?: number
+    /** Monitors one account may have (1000). */
+    maxPerAccount?: number
+    /** Monitors one account may create per minute (60). */
+    createsPerMinute?: number
     /** SITEHEALTH_SECRET_KEY: seals webhook secrets (else <data-dir>/secret-key). */
     secretKey?: string
     smtpUrl?: string
@@ -351,6 +355,7 @@ async function startMonitorsFor(o: StartOptions, w: Wiring): Promise<Monitoring>
     checkTimeoutMs,
     lab,
     minInterval: mo.minInterval,
+    quota: { maxMonitorsPerAccount: mo.maxPerAccount, createsPerMinute: mo.createsPerMinute },
     capacity,
     delivery: {
       smtpUrl: mo.smtpUrl,

@@ -4,7 +4,7 @@
  * it to the envelope (http/errors.ts `fromDomainError`, for every route in server/app.ts), the
  * dashboard to a page (its kit); neither re-checks what the service checked.
  */
-export type DomainErrorKind = 'not_found' | 'invalid' | 'conflict' | 'forbidden'
+export type DomainErrorKind = 'not_found' | 'invalid' | 'conflict' | 'forbidden' | 'rate_limited'
 
 export interface DomainErrorDetails {
   /** A finer reason than the kind (`weak_password`, `throttled`…); the kind when not given. */
@@ -13,7 +13,7 @@ export interface DomainErrorDetails {
   field?: string
   /** What was being read (`monitor`, `maintenance window`): the API words its 400 with it. */
   subject?: string
-  /** How long to wait before trying again, seconds (a throttled sign-in). */
+  /** How long to wait before trying again, seconds (a throttled sign-in, `rate_limited`). */
   retryAfterSec?: number
 }
 

@@ -41,3 +41,11 @@ export class DuplicateRefError extends Error {
     this.name = 'DuplicateRefError'
   }
 }
+
+/** The user has as many monitors as they may (the cap given to createMonitor): nothing was written. */
+export class MonitorLimitError extends Error {
+  constructor(readonly max: number) {
+    super(`The account already has ${max} monitors, the most it may have.`)
+    this.name = 'MonitorLimitError'
+  }
+}

@@ -125,9 +125,22 @@ export interface PageOptions {
   before?: string
 }
 
+export interface CreateMonitorOptions {
+  /**
+   * The most monitors the user may have: with as many already, MonitorLimitError and nothing
+   * written. Counted and written as one step, so creates racing each other cannot pass it.
+   */
+  maxPerUser?: number
+}
+
 export interface MonitorDefinitionStore {
-  /** Throws DuplicateRefError when another monitor of the user has the same ref. */
-  createMonitor(m: MonitorRecord): Promise<MonitorRecord>
+  /**
+   * Throws DuplicateRefError when another monitor of the user has the same ref, MonitorLimitError
+   * when the user has `maxPerUser` monitors already.
+   */
+  createMonitor(m: MonitorRecord, opts?: CreateMonitorOptions): Promise<MonitorRecord>
+  /** How many monitors the user has, of every type, paused ones too (without reading them). */
+  countMonitors(userId: string): Promise<number>
   /** The user's monitor, or undefined (unknown or another user's: the same answer). */
   getMonitor(userId: string, id: string): Promise<MonitorRecord | undefined>
   /** Any user's monitor by id (the scheduler). */

@@ -29,6 +29,10 @@ function editOf(form: URLSearchParams): MonitorEdit {
   }
 }
 
+/** A refused create's headers: Retry-After when the account's create rate said wait. */
+const waitOf = (err: MonitorRejected): Record<string, string> =>
+  err.retryAfterSec === undefined ? {} : { 'retry-after': String(err.retryAfterSec) }
+
 const minutesOf = (typed: string) => (typed.trim() === '' ? NaN : Number(typed) * 60)
 
 type PageOf = (
@@ -61,7 +65,8 @@ export function monitorRoutes(k: Kit): Routes {
     } catch (err) {
       if (!(err instanceof MonitorRejected)) throw err
       const list = await monitors.list(s.account.user_id, 50, BAR_RUNS)
-      return k.page(monitorsPage(k.ctx(event, s), { monitors: list, error: err.message, url, name }), 400)
+      const page = monitorsPage(k.ctx(event, s), { monitors: list, error: err.message, url, name })
+      return k.page(page, err.status, waitOf(err))
     }
   })
 
@@ -98,7 +103,7 @@ export function monitorRoutes(k: Kit): Routes {
       if (!(err instanceof MonitorRejected)) throw err
       const list = await monitors.list(s.account.user_id, 50, BAR_RUNS)
       const heartbeat = { error: err.message, name, interval_seconds, grace_minutes }
-      return k.page(monitorsPage(k.ctx(event, s), { monitors: list, heartbeat }), 400)
+      return k.page(monitorsPage(k.ctx(event, s), { monitors: list, heartbeat }), err.status, waitOf(err))
     }
   })
 

@@ -43,7 +43,7 @@ export function monitorPaths(h: OpenApiHelpers): Json {
         operationId: 'createMonitor',
         summary: 'Create a monitor',
         description:
-          'Watches a URL on a schedule: every run is a saved check charged 1 credit. A webhook channel created here carries its signing `secret` in this response only.',
+          'Watches a URL on a schedule: every run is a saved check charged 1 credit. A webhook channel created here carries its signing `secret` in this response only. Refused with 409 `conflict` when the account has as many monitors as it may have (serve --max-monitors-per-account, 1000 by default), and 429 `rate_limited` past the monitors it may create a minute (serve --monitor-create-rate, 60 by default); nothing is created either way.',
         security: key,
         requestBody: { required: true, content: h.body('MonitorCreate') },
         responses: { ...h.ok('Monitor', 'The new monitor.', '201'), ...h.errors(400, 401, 409, 429, 500) },

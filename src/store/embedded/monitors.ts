@@ -20,6 +20,7 @@
 import { join } from 'node:path'
 import type { Delivery } from '../../contract/monitors.js'
 import { DuplicateRefError } from '../errors.js'
+import { CreatesInFlight } from './monitor-cap.js'
 import { ensureDir, writeFileDurably } from './durable-file.js'
 import type { Claim } from '../schedule.js'
 import type { EventRecord, NewRun, RunRecord } from '../run-log.js'
@@ -31,7 +32,7 @@ import type {
   RollupTotals,
   RunHistory,
 } from '../history.js'
-import type { MonitorRecord, Page, PageOptions } from '../monitors.js'
+import type { CreateMonitorOptions, MonitorRecord, Page, PageOptions } from '../monitors.js'
 import type { MonitorStore } from '../types.js'
 import { LowdbHistory } from './history.js'
 import { savedRunMs } from '../rules/buckets.js'
@@ -80,6 +81,7 @@ export class LowdbMonitorStore implements MonitorStore {
   private readonly monitors = new Map<string, MonitorRecord>()
   /** Monitor ids per user, ascending (ids are time-ordered). */
   private readonly byUser = new Map<string, string[]>()
+  private readonly creating = new CreatesInFlight() // the monitor cap's creates in flight
   /** `<user id> <ref>` → monitor id: refs are unique per user. */
   private readonly byRef = new Map<string, string>()
   /** Strings the packed runs and incidents share (run-ring.ts). */
@@ -266,12 +268,17 @@ export class LowdbMonitorStore implements MonitorStore {
     if (holder !== undefined && holder !== m.id) throw new DuplicateRefError(m.ref)
   }
 
-  async createMonitor(m: MonitorRecord): Promise<MonitorRecord> {
+  async createMonitor(m: MonitorRecord, opts: CreateMonitorOptions = {}): Promise<MonitorRecord> {
     if (this.monitors.has(m.id)) throw new Error(`A monitor with id ${m.id} already exists`)
     this.assertRefFree(m)
-    await this.write({ t: 'm', m })
+    const release = this.creating.reserve(m.user_id, this.byUser.get(m.user_id)?.length ?? 0, opts.maxPerUser)
+    await this.write({ t: 'm', m }).finally(release)
     this.schedule(m)
     return m
+  }
+
+  async countMonitors(userId: string): Promise<number> {
+    return this.byUser.get(userId)?.length ?? 0
   }
 
   async getMonitor(userId: string, id: string): Promise<MonitorRecord | undefined> {

@@ -21,9 +21,9 @@ import type {
   RollupTotals,
   RunHistory,
 } from '../history.js'
-import type { MonitorRecord, Page, PageOptions } from '../monitors.js'
+import type { CreateMonitorOptions, MonitorRecord, Page, PageOptions } from '../monitors.js'
 import type { MonitorStore } from '../types.js'
-import { DuplicateRefError } from '../errors.js'
+import { DuplicateRefError, MonitorLimitError } from '../errors.js'
 import { keptFrom } from '../rules/buckets.js'
 import {
   historySql,
@@ -104,15 +104,40 @@ export class PgMonitors implements MonitorStore {
     this.now = o.now ?? Date.now
   }
 
-  async createMonitor(m: MonitorRecord): Promise<MonitorRecord> {
-    await sql`
+  async createMonitor(m: MonitorRecord, opts: CreateMonitorOptions = {}): Promise<MonitorRecord> {
+    const insert = (db: Kysely<Database>) =>
+      sql`
       INSERT INTO monitors (id, user_id, next_run_ms, paused, paused_reason, record)
       VALUES (${m.id}, ${m.user_id}, ${ms(m.next_run_at)}, ${m.paused}, ${m.paused_reason}, ${JSON.stringify(m)})`
-      .execute(this.db)
-      .catch((err: unknown) => {
-        throw refClash(err, m)
-      })
+        .execute(db)
+        .catch((err: unknown) => {
+          throw refClash(err, m)
+        })
+    const max = opts.maxPerUser
+    if (max === undefined) {
+      await insert(this.db)
+      return m
+    }
+    // One user's capped creates queue on a lock held to commit, and each counts in a statement
+    // after taking it, so it sees every create before it (one statement would count on a
+    // snapshot taken before the lock): racing creates, on any instance, cannot pass the cap.
+    await this.db.transaction().execute(async (trx) => {
+      await sql`SELECT pg_advisory_xact_lock(hashtext(${`sitehealth:monitors:${m.user_id}`}))`.execute(trx)
+      if ((await this.countIn(trx, m.user_id)) >= max) throw new MonitorLimitError(max)
+      await insert(trx)
+    })
     return m
+  }
+
+  countMonitors(userId: string): Promise<number> {
+    return this.countIn(this.db, userId)
+  }
+
+  /** Counted on the monitors_by_user index. */
+  private async countIn(db: Kysely<Database>, userId: string): Promise<number> {
+    const { rows } = await sql<{ n: string }>`
+      SELECT count(*) AS n FROM monitors WHERE user_id = ${userId}`.execute(db)
+    return Number(rows[0].n)
   }
 
   async getMonitor(userId: string, id: string): Promise<MonitorRecord | undefined> {

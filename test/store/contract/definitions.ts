@@ -3,7 +3,7 @@
  * paging by time-ordered ids, refs unique per user, reads of several monitors at once.
  */
 import { expect, it } from 'vitest'
-import { DuplicateRefError } from '../../../src/store/errors.js'
+import { DuplicateRefError, MonitorLimitError } from '../../../src/store/errors.js'
 import type { MonitorDefinitionStore, MonitorRecord } from '../../../src/store/monitors.js'
 import { monitor } from './fixtures.js'
 import type { Store } from '../../../src/store/types.js'
@@ -63,6 +63,37 @@ export function definitionsContract(t: ContractContext): void {
     expect((await ms.createMonitor(monitor('alice', null, { ref: 'api' }))).ref).toBe('api')
     const refs = (await ms.userMonitors('alice')).map((m) => m.ref ?? null).sort()
     expect(refs).toEqual(['api', 'api-v2', 'web', null, null].sort())
+  })
+
+  it('counts a user’s monitors and refuses a create past the cap, racing creates included', async () => {
+    let store = await t.open()
+    let ms = mon(store)
+    expect(await ms.countMonitors('alice')).toBe(0)
+    await ms.createMonitor(monitor('alice', null), { maxPerUser: 3 })
+    await ms.createMonitor(monitor('bob', null))
+    // ten creates at once with room for two: exactly two are written
+    const raced = await Promise.allSettled(
+      Array.from({ length: 10 }, () => ms.createMonitor(monitor('alice', null), { maxPerUser: 3 })),
+    )
+    expect(raced.filter((r) => r.status === 'fulfilled')).toHaveLength(2)
+    for (const r of raced.filter((x) => x.status === 'rejected'))
+      expect((r as PromiseRejectedResult).reason).toBeInstanceOf(MonitorLimitError)
+    expect(await ms.countMonitors('alice')).toBe(3)
+    expect((await ms.userMonitors('alice')).length).toBe(3)
+    expect(await ms.countMonitors('bob')).toBe(1)
+    // without a cap, or another user, nothing is refused; a delete makes room again
+    await ms.createMonitor(monitor('alice', null))
+    await ms.createMonitor(monitor('bob', null), { maxPerUser: 3 })
+    store = await t.reopen(store)
+    ms = mon(store)
+    expect(await ms.countMonitors('alice')).toBe(4)
+    const [first] = await ms.userMonitors('alice')
+    await ms.deleteMonitor('alice', first.id)
+    await expect(ms.createMonitor(monitor('alice', null), { maxPerUser: 3 })).rejects.toBeInstanceOf(
+      MonitorLimitError,
+    )
+    await ms.createMonitor(monitor('alice', null), { maxPerUser: 4 })
+    expect(await ms.countMonitors('alice')).toBe(4)
   })
 
   it('reads several monitors of any user at once, in the order asked, skipping unknown ids', async () => {
