@@ -6,6 +6,7 @@
  * interval_seconds, and channels by name; a status page lists monitors by ref.
  */
 import { z } from 'zod'
+import { channelRequestsText } from '../contract/channels.js'
 import { ChannelRequest, HttpMonitorCreate, MonitorRef, MonitorTypeField } from '../contract/monitors.js'
 import { StatusPageCreate } from '../contract/status-pages.js'
 import { MaintenanceCreate, maintenanceProblem } from '../contract/monitoring.js'
@@ -36,8 +37,7 @@ const FileChannel = z
     ) as unknown as [z.ZodObject, ...z.ZodObject[]],
   )
   .meta({
-    description:
-      '`{type, url}` for webhook, slack, discord and teams, `{type: email, to}` for email. Values may use ${VAR} (taken from the environment when deploying, never written to a file).',
+    description: `${channelRequestsText()}. Values may use \${VAR} (taken from the environment when deploying, never written to a file).`,
   })
 
 const M = HttpMonitorCreate.shape

@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises'
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml'
 import type { z } from 'zod'
 import { readTargetUrl } from '../contract/index.js'
-import type { ChannelType } from '../contract/monitors.js'
+import { providerFace, type ChannelType } from '../contract/channels.js'
 import { MONITOR_TYPE_FACES, typeFace } from '../contract/monitor-types/index.js'
 import { parseEvery } from '../monitors/interval.js'
 import { SitehealthFile, type FileMaintenance, type FileMonitor, type FileStatusPage } from './file-schema.js'
@@ -143,13 +143,19 @@ function crossCheck(
   const problems: string[] = []
   const channels = new Map<string, LoadedChannel>()
   for (const [name, c] of Object.entries(data.channels ?? {})) {
-    const ch = c as { type: ChannelType; url?: string; to?: string }
-    const field = ch.type === 'email' ? 'to' : 'url'
+    const ch = c as { type: ChannelType } & Record<string, string>
+    const face = providerFace(ch.type)
+    const field = face.target
     const source = String(ch[field])
     const { value, missing } = substitute(source, env)
     for (const v of missing)
       problems.push(`${where.at(['channels', name, field])}: environment variable ${v} is not set`)
-    channels.set(name, { name, type: ch.type, target: ch.type === 'email' ? value.trim() : value, source })
+    channels.set(name, {
+      name,
+      type: ch.type,
+      target: face.fields[field].trim ? value.trim() : value,
+      source,
+    })
   }
   const refs = new Set<string>()
   const monitors: LoadedMonitor[] = []

@@ -5,6 +5,7 @@
  * Only fields the file governs are compared, with the server's defaults for what it leaves out,
  * so a second deploy of the same file plans nothing.
  */
+import { channelRequestOf, channelTarget } from '../contract/channels.js'
 import { channelFingerprint } from '../contract/fingerprint.js'
 import type { AlertsView, ChannelRequest, Monitor, MonitorCreate } from '../contract/monitors.js'
 import { describeAssertion } from '../assertions/index.js'
@@ -81,9 +82,7 @@ export function desiredMonitor(m: LoadedMonitor, loaded: Loaded): MonitorCreate 
     ...(url === undefined ? {} : { assertions: m.assertions ?? [] }),
     channels: m.channels.map((name): ChannelRequest => {
       const c = loaded.channels.get(name)!
-      return c.type === 'email'
-        ? { type: 'email', to: c.target, name, source: c.source }
-        : { type: c.type, url: c.target, name, source: c.source }
+      return { ...channelRequestOf(c.type, c.target), name, source: c.source } as ChannelRequest
     }),
   }
 }
@@ -95,7 +94,7 @@ function wantedChannelKeys(body: MonitorCreate): string[] {
   return (body.channels ?? []).map((c) =>
     channelKey({
       type: c.type,
-      fingerprint: channelFingerprint(c.type, c.type === 'email' ? c.to : c.url),
+      fingerprint: channelFingerprint(c.type, channelTarget(c)),
       name: c.name ?? null,
       source: c.source ?? null,
     }),

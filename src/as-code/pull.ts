@@ -5,6 +5,7 @@
  * variable's value); a channel made otherwise gets a `${VAR}` placeholder to set.
  */
 import { stringify } from 'yaml'
+import { providerFace } from '../contract/channels.js'
 import type { Channel, Monitor } from '../contract/monitors.js'
 import { DEFAULT_DOWN_AFTER, DEFAULT_RECOVER_AFTER, INTERVAL } from '../contract/monitors.js'
 import { GRACE } from '../contract/monitoring.js'
@@ -51,7 +52,7 @@ export function pullFile(current: Current): Pulled {
   const variables: string[] = []
   const channels: Record<string, Record<string, string>> = {}
   for (const { name, channel: c } of names.values()) {
-    const field = c.type === 'email' ? 'to' : 'url'
+    const field = providerFace(c.type).target
     let value = c.source
     if (!value) {
       const v = envName(name, field)

@@ -4,7 +4,7 @@
  * the same to tell whether a stored channel goes there, without the API revealing the target.
  */
 import { createHash } from 'node:crypto'
-import type { ChannelType } from './monitors.js'
+import type { ChannelType } from './channels.js'
 
 export function channelFingerprint(type: ChannelType, target: string): string {
   return `sha256:${createHash('sha256').update(`${type}\n${target}`, 'utf8').digest('hex')}`

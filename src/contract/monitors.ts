@@ -7,6 +7,9 @@ import { z } from 'zod'
 import { MAX_URL_LENGTH } from './routes.js'
 import { PAGESPEED_METHODS, RiskLevel } from './schemas.js'
 import { AssertionResult, Assertions, GRACE, UptimeWindows } from './monitoring.js'
+import { CHANNEL_TYPES, Channel, ChannelRequest } from './channels.js'
+
+export { CHANNEL_TYPES, Channel, ChannelRequest, type ChannelType } from './channels.js'
 
 export const MONITOR_PATHS = {
   monitors: '/api/public/v1/monitors',
@@ -37,8 +40,6 @@ export const EVENT_NAMES = [
   'response_time.regressed',
 ] as const
 export type EventName = (typeof EVENT_NAMES)[number]
-export const CHANNEL_TYPES = ['webhook', 'slack', 'discord', 'teams', 'email'] as const
-export type ChannelType = (typeof CHANNEL_TYPES)[number]
 /** Certificate warnings fire once at each of these days left (docs/decisions.md#monitors-and-alerts). */
 export const CERT_THRESHOLDS_DAYS = [21, 7, 1] as const
 
@@ -93,65 +94,6 @@ export const AlertsView = z
   })
   .meta({ id: 'MonitorAlertsView' })
 export type AlertsView = z.infer<typeof AlertsView>
-
-/** What a monitors-as-code file (docs/decisions.md#monitors-as-code) says about a channel, beside its target. */
-const ChannelLabels = {
-  name: z
-    .string()
-    .trim()
-    .min(1)
-    .max(64)
-    .optional()
-    .meta({ description: "The channel's name in a monitors-as-code file (sitehealth.yaml)." }),
-  source: z.string().max(MAX_URL_LENGTH).optional().meta({
-    description:
-      'The target as written in a monitors-as-code file, `${VAR}` placeholders unresolved (never their values), so `sitehealth pull` can write it back.',
-  }),
-}
-
-const UrlChannel = (type: 'webhook' | 'slack' | 'discord' | 'teams') =>
-  z.strictObject({ type: z.literal(type), url: HttpUrl, ...ChannelLabels })
-
-export const ChannelRequest = z
-  .discriminatedUnion('type', [
-    UrlChannel('webhook'),
-    UrlChannel('slack'),
-    UrlChannel('discord'),
-    UrlChannel('teams'),
-    z.strictObject({
-      type: z.literal('email'),
-      to: z.email().max(254).meta({ description: 'Recipient address.' }),
-      ...ChannelLabels,
-    }),
-  ])
-  .meta({
-    id: 'ChannelRequest',
-    description:
-      'Where alerts go: `{type, url}` for webhook, slack, discord and teams (their incoming-webhook URL), `{type: "email", to}` for email.',
-  })
-export type ChannelRequest = z.infer<typeof ChannelRequest>
-
-export const Channel = z
-  .object({
-    id: Uuid,
-    type: z.enum(CHANNEL_TYPES),
-    target: z.string().meta({ description: 'The URL or address, masked.' }),
-    name: z.string().nullable().meta({ description: 'Its name in a monitors-as-code file; null otherwise.' }),
-    source: z.string().nullable().meta({
-      description:
-        'The target as written in a monitors-as-code file (`${VAR}` placeholders unresolved); null otherwise.',
-    }),
-    fingerprint: z.string().meta({
-      description:
-        '`sha256:` and the hex SHA-256 of `<type>\\n<target>`: tells a client whether the channel goes to a target it knows, without the API revealing the target.',
-    }),
-    secret: z.string().optional().meta({
-      description:
-        'Webhook channels only, and only in the response that created the channel: the HMAC-SHA256 signing secret. Never shown again.',
-    }),
-  })
-  .meta({ id: 'Channel' })
-export type Channel = z.infer<typeof Channel>
 
 const Channels = z.array(ChannelRequest).max(10)
 const Name = z.string().trim().min(1).max(100)

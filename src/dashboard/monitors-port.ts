@@ -51,8 +51,6 @@ export interface MonitorEdit {
   grace_seconds?: number
 }
 
-export const CHANNEL_KINDS = ['webhook', 'slack', 'discord', 'teams', 'email'] as const
-
 /** A monitor in the list: its view and its newest runs (newest first), for the bar of recent runs. */
 export interface MonitorListItem extends MonitorView {
   recent: MonitorRunView[]

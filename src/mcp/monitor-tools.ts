@@ -18,6 +18,7 @@ import {
   type MonitorCreate,
   type MonitorType,
 } from '../contract/monitors.js'
+import { CHANNEL_TYPES, channelShapesText, listWords, providerFace } from '../contract/channels.js'
 import { MAX_URL_LENGTH, PAGE_SIZES, TARGET_URL_PATTERN } from '../contract/index.js'
 import { GRACE, GRANULARITIES, UptimeReport } from '../contract/monitoring.js'
 import { MONITOR_TYPE_FACES, typeFace } from '../contract/monitor-types/index.js'
@@ -93,10 +94,19 @@ const CreateInput = {
     .max(100)
     .optional()
     .meta({ description: 'Alert (score.below) when the health score drops under this.' }),
-  channels: z.array(ChannelRequest).max(10).optional().meta({
-    description:
-      'Where alerts go: {type: webhook|slack|discord|teams, url} or {type: "email", to}. A webhook channel\'s signing secret is in the result, once.',
-  }),
+  channels: z
+    .array(ChannelRequest)
+    .max(10)
+    .optional()
+    .meta({
+      description: `Where alerts go: ${channelShapesText()}. ${signedText()}`,
+    }),
+}
+
+/** "A webhook channel's signing secret is in the result, once." */
+function signedText(): string {
+  const signed = CHANNEL_TYPES.filter((t) => providerFace(t).signed)
+  return `A ${listWords(signed)} channel's signing secret is in the result, once.`
 }
 
 const READ_ONLY: ToolAnnotations = {

@@ -2,7 +2,7 @@ export { startMonitoring, type Monitoring, type MonitoringOptions } from './runt
 export { MonitorService, type RunOutcome } from './service.js'
 export { Scheduler, type SchedulerOptions, type SchedulerStats } from './scheduler.js'
 export { Deliverer, DELIVERY_DEFAULTS, type DeliveryOptions } from './channels/deliver.js'
-export { signature, maskTarget } from './channels/format.js'
+export { signature } from './channels/providers/index.js'
 export { evaluate, observeCheck, INITIAL_MEMORY, type Observation } from './rules.js'
 export { parseEvery, formatEvery, intervalProblem } from './interval.js'
 export { deriveSecretKey, loadSecretKey, secretBox } from '../shared/secret-box.js'

@@ -15,9 +15,10 @@ import {
   type ChannelRequest,
 } from '../contract/monitors.js'
 import type { PagespeedMethod } from '../contract/schemas.js'
-import { newWebhookSecret, type SecretBox } from '../shared/secret-box.js'
+import type { SecretBox } from '../shared/secret-box.js'
 import { DuplicateRefError } from '../store/errors.js'
 import type { ChannelRecord, MonitorRecord } from '../store/monitors.js'
+import { ChannelRequestError, makeChannels } from './channels/records.js'
 import { nextId } from './ids.js'
 import { intervalProblem } from './interval.js'
 import { DomainError } from '../shared/domain-error.js'
@@ -75,32 +76,13 @@ export class MonitorInput {
     }
   }
 
-  /** New channel records (secrets for new webhooks go to `secrets`); equal ones are kept. */
+  /** New channel records (secrets for new signed channels go to `secrets`); equal ones are kept. */
   channels(reqs: ChannelRequest[], keep: ChannelRecord[], secrets: Map<string, string>): ChannelRecord[] {
-    return reqs.map((r, i) => {
-      const target = r.type === 'email' ? r.to.trim() : r.url
-      if (r.type !== 'email') {
-        try {
-          const u = parseTargetUrl(target)
-          assertTargetAllowed(u, { allowPrivateTargets: this.o.allowPrivateTargets })
-        } catch (err) {
-          if (err instanceof CheckError)
-            throw new DomainError('invalid', `Invalid ${r.type} URL (channels.${i}.url): ${err.message}`)
-          throw err
-        }
-      }
-      const labels = { name: r.name ?? null, source: r.source ?? null }
-      const same = keep.find((c) => c.type === r.type && c.target === target)
-      // the same channel keeps its id and secret; a file may rename it or change how it is written
-      if (same) return { ...same, name: r.name ?? same.name ?? null, source: r.source ?? same.source ?? null }
-      const id = nextId(this.o.now())
-      let sealed: string | null = null
-      if (r.type === 'webhook') {
-        const secret = newWebhookSecret()
-        secrets.set(id, secret)
-        sealed = this.o.secrets.seal(secret)
-      }
-      return { id, type: r.type, target, secret_sealed: sealed, ...labels }
-    })
+    try {
+      return makeChannels(reqs, keep, secrets, { ...this.o, newId: () => nextId(this.o.now()) })
+    } catch (err) {
+      if (err instanceof ChannelRequestError) throw new DomainError('invalid', err.message)
+      throw err
+    }
   }
 }

@@ -7,7 +7,7 @@
 import type { CheckCapacity } from '../capacity/index.js'
 import type { CheckReport } from '../checks/index.js'
 import type { LabRunner } from '../checks/lab-outcome.js'
-import { INTERVAL, type MonitorCreate, type MonitorPatch } from '../contract/monitors.js'
+import { INTERVAL, type ChannelRequest, type MonitorCreate, type MonitorPatch } from '../contract/monitors.js'
 import type { UptimeQuery, UptimeReport, UptimeWindows } from '../contract/monitoring.js'
 import type { RunDeps, RunHow } from '../runs/index.js'
 import type { MonitorRecord } from '../store/monitors.js'
@@ -15,6 +15,7 @@ import type { MonitorStore, Store } from '../store/types.js'
 import type { SecretBox } from '../shared/secret-box.js'
 import { AlertDispatcher } from './alerts/index.js'
 import type { Deliverer } from './channels/deliver.js'
+import { requestOf } from './channels/records.js'
 import { CreditPause } from './credit-pause.js'
 import { MonitorDefinitions } from './definitions.js'
 import { MonitorInput } from './input.js'
@@ -132,6 +133,11 @@ export class MonitorService {
 
   remove(userId: string, id: string): Promise<void> {
     return this.definitions.remove(userId, id)
+  }
+
+  /** The requests that make a monitor's channels again, by channel id (a form re-sends the kept ones). */
+  channelRequests(m: MonitorRecord): Array<{ id: string; request: ChannelRequest }> {
+    return m.channels.map((c) => ({ id: c.id, request: requestOf(c) }))
   }
 
   // ---- runs (kinds/, record-run.ts) ----

@@ -1,10 +1,9 @@
 /** From stored records to the wire shapes of docs/decisions.md#monitors-and-alerts and #monitoring-depth. */
-import { channelFingerprint } from '../contract/fingerprint.js'
 import type { UptimeWindows } from '../contract/monitoring.js'
 import type { Monitor, MonitorEvent, MonitorRun, MonitorState } from '../contract/monitors.js'
 import { alertsOf, type MonitorRecord } from '../store/monitors.js'
 import { type EventRecord, type RunRecord } from '../store/run-log.js'
-import { maskTarget } from './channels/format.js'
+import { channelView } from './channels/records.js'
 import { kindOf } from './kinds/index.js'
 
 export const NO_UPTIME: UptimeWindows = { '24h': null, '7d': null, '30d': null }
@@ -45,15 +44,7 @@ export function monitorView(m: MonitorRecord, x: MonitorViewExtras = {}): Monito
     created_at: m.created_at,
     updated_at: m.updated_at,
     alerts: alertsOf(m),
-    channels: m.channels.map((c) => ({
-      id: c.id,
-      type: c.type,
-      target: maskTarget(c.type, c.target),
-      name: c.name ?? null,
-      source: c.source ?? null,
-      fingerprint: channelFingerprint(c.type, c.target),
-      ...(secrets.has(c.id) ? { secret: secrets.get(c.id)! } : {}),
-    })),
+    channels: m.channels.map((c) => channelView(c, secrets.get(c.id))),
     assertions: m.assertions ?? [],
     uptime: x.uptime ?? NO_UPTIME,
     ...(x.pushUrl !== undefined ? { push_url: x.pushUrl } : {}),

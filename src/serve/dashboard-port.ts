@@ -4,6 +4,7 @@
  * and another user's monitor is as unknown as a missing one.
  */
 import { describeAssertion, parseAssertion, AssertionSyntaxError } from '../assertions/index.js'
+import { channelRequestOf, channelTarget } from '../contract/channels.js'
 import { ChannelRequest, MonitorCreate, MonitorPatch } from '../contract/monitors.js'
 import {
   MonitorRejected,
@@ -73,7 +74,7 @@ export function dashboardMonitors(service: MonitorService): DashboardMonitors {
     async setChannels(userId, id, change) {
       const m = await mine(userId, id)
       if (!m) return undefined
-      const patch = valid(MonitorPatch, { channels: channelList(m, change) })
+      const patch = valid(MonitorPatch, { channels: channelList(service.channelRequests(m), change) })
       const { monitor, secrets } = await rejecting(() => service.update(userId, id, patch))
       const secret = [...secrets.values()][0]
       return { monitor: viewOf(monitor), ...(secret ? { secret } : {}) }
@@ -203,23 +204,13 @@ function editPatch(edit: MonitorEdit): MonitorPatch {
  * are sent with their real targets (the service keeps their ids and secrets by equality).
  */
 function channelList(
-  m: MonitorRecord,
+  current: Array<{ id: string; request: ChannelRequest }>,
   change: { remove: string[]; add?: { type: string; target: string } },
 ): unknown[] {
-  const kept = m.channels
-    .filter((c) => !change.remove.includes(c.id))
-    .map((c) => ({
-      ...(c.type === 'email' ? { type: c.type, to: c.target } : { type: c.type, url: c.target }),
-      ...(c.name ? { name: c.name } : {}),
-      ...(c.source ? { source: c.source } : {}),
-    }))
+  const kept = current.filter((c) => !change.remove.includes(c.id)).map((c) => c.request)
   if (!change.add) return kept
-  const { type, target } = change.add
-  const added = valid(ChannelRequest, type === 'email' ? { type, to: target } : { type, url: target })
-  const addedTarget = 'to' in added ? added.to : added.url
-  if (
-    m.channels.some((c) => !change.remove.includes(c.id) && c.type === added.type && c.target === addedTarget)
-  )
+  const added = valid(ChannelRequest, channelRequestOf(change.add.type, change.add.target))
+  if (kept.some((c) => c.type === added.type && channelTarget(c) === channelTarget(added)))
     throw new MonitorRejected('This monitor already sends its alerts to that channel.')
   return [...kept, added]
 }

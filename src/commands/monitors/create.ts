@@ -3,7 +3,8 @@ import { ClientCommand } from '../../cli/base-command.js'
 import { InvalidUrlError, UsageError } from '../../cli/errors.js'
 import { renderMonitor } from '../../cli/render/monitors.js'
 import { readTargetUrl } from '../../contract/index.js'
-import type { ChannelRequest, MonitorCreate } from '../../contract/monitors.js'
+import type { MonitorCreate } from '../../contract/monitors.js'
+import { channelFlags, channelsFromFlags } from '../../cli/channel-flags.js'
 import { AssertionSyntaxError, parseAssertion } from '../../assertions/index.js'
 import { parseEvery } from '../../monitors/interval.js'
 
@@ -46,11 +47,7 @@ With --heartbeat there is no URL: your job calls the monitor's push URL (printed
     ref: Flags.string({
       description: 'Its ref: a stable name, unique among your monitors, that `sitehealth deploy` matches on.',
     }),
-    webhook: Flags.string({ description: 'Webhook URL (signed JSON POST).', multiple: true }),
-    slack: Flags.string({ description: 'Slack incoming-webhook URL.', multiple: true }),
-    discord: Flags.string({ description: 'Discord webhook URL.', multiple: true }),
-    teams: Flags.string({ description: 'Microsoft Teams incoming-webhook URL.', multiple: true }),
-    email: Flags.string({ description: 'Email address (the server needs --smtp-url).', multiple: true }),
+    ...channelFlags,
     'min-score': Flags.integer({
       description: 'Alert when the health score drops below this.',
       min: 0,
@@ -87,13 +84,7 @@ With --heartbeat there is no URL: your job calls the monitor's push URL (printed
           `--every ${JSON.stringify(f.every)} is not an interval: write 90s, 5m, 1h or 1d.`,
         )
     }
-    const channels: ChannelRequest[] = [
-      ...(f.webhook ?? []).map((url) => ({ type: 'webhook' as const, url })),
-      ...(f.slack ?? []).map((url) => ({ type: 'slack' as const, url })),
-      ...(f.discord ?? []).map((url) => ({ type: 'discord' as const, url })),
-      ...(f.teams ?? []).map((url) => ({ type: 'teams' as const, url })),
-      ...(f.email ?? []).map((to) => ({ type: 'email' as const, to })),
-    ]
+    const channels = channelsFromFlags(f)
     let remind: number | undefined
     if (f['remind-every'] !== undefined) {
       const seconds = parseEvery(f['remind-every'])

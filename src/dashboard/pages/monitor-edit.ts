@@ -1,5 +1,6 @@
 /** A monitor's edit page (settings, assertions, alert channels) and its delete confirmation. */
-import { CHANNEL_KINDS, type MonitorEdit, type MonitorView } from '../monitors-port.js'
+import { CHANNEL_TYPES, listWords, providerFace } from '../../contract/channels.js'
+import type { MonitorEdit, MonitorView } from '../monitors-port.js'
 import { typeFace } from '../../contract/monitor-types/index.js'
 import { CsrfField, ErrorText, Page, type PageContext } from './layout.js'
 import { html } from './html.js'
@@ -53,6 +54,23 @@ function Settings({ ctx, m, values }: { ctx: PageContext; m: MonitorView; values
   </form>`
 }
 
+/** The field each provider's one input fills (the target: a URL, an address). */
+const targetFields = () => CHANNEL_TYPES.map((t) => providerFace(t).fields[providerFace(t).target])
+const distinct = (xs: string[]) => [...new Set(xs)]
+const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1)
+
+/** "webhook, Slack, Discord and Teams take their incoming-webhook URL; email takes an address" */
+function whatEachTakes(): string {
+  const byTakes = new Map<string, string[]>()
+  for (const t of CHANNEL_TYPES) {
+    const f = providerFace(t)
+    byTakes.set(f.takes, [...(byTakes.get(f.takes) ?? []), f.title])
+  }
+  return [...byTakes]
+    .map(([takes, titles]) => `${listWords(titles)} ${titles.length > 1 ? 'take' : 'takes'} ${takes}`)
+    .join('; ')
+}
+
 function Channels({ ctx, m }: { ctx: PageContext; m: MonitorView }) {
   return html`<form class="stack" method="post" action=${`/monitors/${m.id}/channels`}>
     <${CsrfField} token=${ctx.csrf} />
@@ -74,12 +92,12 @@ function Channels({ ctx, m }: { ctx: PageContext; m: MonitorView }) {
       <label
         >Type
         <select name="type">
-          ${CHANNEL_KINDS.map((t) => html`<option value=${t}>${t}</option>`)}
+          ${CHANNEL_TYPES.map((t) => html`<option value=${t}>${t}</option>`)}
         </select>
       </label>
       <label
-        >URL or email address
-        <input type="text" name="target" placeholder="https://hooks.example.com/… or ops@example.com" />
+        >${capitalise(distinct(targetFields().map((f) => f.label)).join(' or '))}
+        <input type="text" name="target" placeholder=${distinct(targetFields().map((f) => f.example)).join(' or ')} />
       </label>
     </fieldset>
     <button type="submit">Save channels</button>
@@ -109,7 +127,7 @@ export function monitorEditPage(
       <h2>Settings</h2>
       <${Settings} ctx=${ctx} m=${m} values=${values} />
       <h2>Alert channels</h2>
-      <p class="muted">Webhook, Slack, Discord and Teams take their incoming-webhook URL; email takes an address.</p>
+      <p class="muted">${capitalise(whatEachTakes())}.</p>
       <${Channels} ctx=${ctx} m=${m} />`,
   )
 }

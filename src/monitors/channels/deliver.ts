@@ -14,7 +14,14 @@ import {
 } from '../../checks/index.js'
 import type { Delivery, WebhookPayload } from '../../contract/monitors.js'
 import type { ChannelRecord } from '../../store/monitors.js'
-import { chatRequest, emailMessage, webhookRequest, type OutboundRequest } from './format.js'
+import { openChannel } from './records.js'
+import {
+  PermanentError,
+  providerOf,
+  type MailMessage,
+  type OutboundRequest,
+  type Transport,
+} from './providers/index.js'
 
 export interface DeliveryOptions {
   allowPrivateTargets: boolean
@@ -27,19 +34,21 @@ export interface DeliveryOptions {
   /** `smtp://user:pass@host:port` or `smtps://…` (serve --smtp-url); email channels need it. */
   smtpUrl?: string
   smtpFrom?: string
-  /** Opens a sealed webhook secret. */
+  /** Opens a sealed secret (a channel's URL, a webhook's signing secret). */
   openSecret: (sealed: string) => string
 }
 
 export const DELIVERY_DEFAULTS = { timeoutMs: 10_000, maxAttempts: 5, backoffMs: 2000 }
-
-class PermanentError extends Error {}
 
 export class Deliverer {
   private readonly agent: Agent
   private mailer: nodemailer.Transporter | undefined
   private readonly timers = new Map<NodeJS.Timeout, () => void>()
   private stopped = false
+  private readonly transport: Transport = {
+    post: (url, req) => this.post(url, req),
+    mail: (to, message) => this.email(to, message),
+  }
 
   constructor(private readonly opts: DeliveryOptions) {
     this.agent = new Agent({
@@ -113,13 +122,13 @@ export class Deliverer {
   }
 
   private async attempt(channel: ChannelRecord, payload: WebhookPayload): Promise<void> {
-    if (channel.type === 'email') return this.email(channel.target, payload)
-    let req: OutboundRequest
-    if (channel.type === 'webhook') {
-      if (!channel.secret_sealed) throw new PermanentError('The webhook channel has no secret.')
-      req = webhookRequest(payload, this.opts.openSecret(channel.secret_sealed))
-    } else req = chatRequest(channel.type, payload)
-    await this.post(channel.target, req)
+    let open
+    try {
+      open = openChannel(channel, this.opts.openSecret)
+    } catch (err) {
+      throw new PermanentError(`The channel's sealed secrets do not open: ${(err as Error).message}`)
+    }
+    await providerOf(channel.type).send(open, payload, this.transport)
   }
 
   private async post(target: string, req: OutboundRequest): Promise<void> {
@@ -158,7 +167,7 @@ export class Deliverer {
     throw new Error(msg)
   }
 
-  private async email(to: string, payload: WebhookPayload): Promise<void> {
+  private async email(to: string, { subject, text }: MailMessage): Promise<void> {
     if (!this.opts.smtpUrl)
       throw new PermanentError('Email alerts need SMTP: start serve with --smtp-url (and --smtp-from).')
     const timeout = this.opts.timeoutMs ?? DELIVERY_DEFAULTS.timeoutMs
@@ -167,7 +176,6 @@ export class Deliverer {
       greetingTimeout: timeout,
       socketTimeout: timeout,
     } as never)
-    const { subject, text } = emailMessage(payload)
     await this.mailer.sendMail({
       from: this.opts.smtpFrom ?? 'sitehealth <sitehealth@localhost>',
       to,
