@@ -44,6 +44,11 @@ export function requestOf(c: ChannelRecord): ChannelRequest {
   } as ChannelRequest
 }
 
+/** A target of `type` as answers show it (status-page webhook subscribers are masked as webhooks). */
+export function maskTarget(type: ChannelType, target: string): string {
+  return providerOf(type).mask({ [providerFace(type).target]: target })
+}
+
 /** The answer's channel: the target masked by its provider, its fingerprint, a new secret once. */
 export function channelView(c: ChannelRecord, secret?: string): Channel {
   const fields = recordFields(c)
