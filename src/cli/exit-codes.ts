@@ -31,7 +31,7 @@ export const EXIT = {
 } as const
 
 /**
- * By error code (the API's codes of spec §7 and docs/decisions.md#api-open-points, plus the client's own).
+ * By error code (the API's codes of docs/decisions.md#api-open-points, plus the client's own).
  * `not_found` is 2: the id the user typed (`get ID`, `keys revoke ID`) names nothing they can see,
  * which is an input problem, not a server fault. `check_failed` is 7: the API works, the target
  * site does not answer.

@@ -56,7 +56,7 @@ import {
   type MaintenanceWindow,
 } from '../contract/monitoring.js'
 
-/** Codes the client adds to the API's own (spec §7 and docs/decisions.md#api-open-points). */
+/** Codes the client adds to the API's own (docs/decisions.md#api-open-points). */
 export type ClientErrorCode = 'network_error' | 'no_api_key' | 'invalid_response' | 'timeout'
 
 /** How long one request may take by default, seconds: a check on the server takes up to 15 s. */

@@ -1,5 +1,5 @@
 /**
- * The wire shapes of the public API (spec/public-api.md §2) and the admin API (docs/decisions.md#admin-api),
+ * The wire shapes of the public API (docs/api.md#routes) and the admin API (docs/decisions.md#admin-api),
  * declared once. The server validates and serialises with them, /openapi.json is generated from
  * them, the typed client and the MCP tools reuse them. Field names follow the spec exactly:
  * camelCase in the run result, snake_case everywhere else.

@@ -3,7 +3,7 @@
  * as-code file): a full http(s) URL is taken as it is; a bare host (`example.com`,
  * `127.0.0.1:8000`, `localhost:3000/health`) means https, and the caller says so; anything else
  * is refused with what to write. When the https attempt then fails, `plainHttpHint` says how to
- * ask for http. The API itself takes full URLs only (spec §4); this rule lives in its clients.
+ * ask for http. The API itself takes full URLs only (docs/api.md#routes); this rule lives in its clients.
  */
 
 /** A host name or IP, an optional port, an optional path: what people type without a scheme. */

@@ -1,5 +1,5 @@
 /**
- * The five tools of the companion MCP server (spec §1), registered on an McpServer. Every tool
+ * The five tools of the companion MCP server (docs/mcp.md#tools), registered on an McpServer. Every tool
  * reaches the API through SitehealthClient only; its structuredContent is the API's JSON body as
  * received, its output schema is the contract schema of that body, and API failures come back as
  * tool errors (`isError: true`, "code: message"), never as protocol errors.

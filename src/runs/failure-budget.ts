@@ -1,5 +1,5 @@
 /**
- * A bound on free failures per key. Failed checks cost nothing (spec §1 rule 4), and their
+ * A bound on free failures per key. Failed checks cost nothing (docs/checks-and-scoring.md#health-score-risk-level-status-and-summary), and their
  * distinct errors (refused, not HTTP, no answer) tell a port scanner what listens where: without a
  * bound, one key could probe public hosts for free at the full run rate. Each `check_failed` a key
  * causes is counted in a sliding window; at the bound, the key's further runs are refused with 429

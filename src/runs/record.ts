@@ -1,4 +1,4 @@
-/** The run record: what the store saves of a finished check (spec §2.5). */
+/** The run record: what the store saves of a finished check (docs/api.md#routes). */
 import type { CheckReport } from '../checks/index.js'
 import { SIGNAL_NAMES, type SavedCheck } from '../contract/schemas.js'
 import type { CheckRecord } from '../store/types.js'

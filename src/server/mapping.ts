@@ -1,4 +1,4 @@
-/** From a saved check and the engine's report to the wire's run result (spec §2.4). */
+/** From a saved check and the engine's report to the wire's run result (docs/api.md#routes; /openapi.json's RunResult). */
 import type { CheckReport } from '../checks/index.js'
 import type { RunResult } from '../contract/schemas.js'
 import type { CheckRecord } from '../store/types.js'

@@ -24,7 +24,7 @@ export interface ChannelRecord {
   source?: string | null
 }
 
-/** Alert settings as stored: records made before §11 lack the flap-control fields (alertsOf). */
+/** Alert settings as stored: records made before flap control lack the flap-control fields (alertsOf). */
 export type StoredAlerts = Pick<AlertsView, 'down_after' | 'min_score'> &
   Partial<Pick<AlertsView, 'recover_after' | 'remind_every_minutes'>>
 
@@ -38,7 +38,7 @@ export interface MonitorMemory {
   below_min_score: boolean
   /** Security headers present at the last saved run; null before the first. */
   headers: string[] | null
-  /** Consecutive good runs while down (alerts.recover_after); absent in records before §11. */
+  /** Consecutive good runs while down (alerts.recover_after); absent in older records. */
   successes?: number
   /** Epoch ms of the last monitor.down / monitor.still_down (alerts.remind_every_minutes). */
   down_alerted_at?: number | null

@@ -2,7 +2,7 @@
  * Every relative link of the README and `docs/` resolves: the file exists and, when the link names
  * an anchor, the target page has a heading (GitHub's slug) or an element with that id. Source
  * comments that cite `docs/<page>.md#<anchor>` are held to the same rule, and none cites the
- * design document that is not in the repository.
+ * design document or a section of the API specification (`spec §N`), neither in the repository.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
@@ -115,6 +115,18 @@ describe('documentation links', () => {
   it('no source cites the design document that is not in the repository', () => {
     const citing = sources.filter((file) => /DESIGN(\.md)?\s*§/.test(readFileSync(file, 'utf8')))
     expect(citing.map((f) => relative(root, f))).toEqual([])
+  })
+
+  it('no source or page cites a section of the API specification that is not in the repository', () => {
+    // "spec §4", "spec/public-api.md §2": cite docs/api.md, docs/decisions.md… instead
+    const citing = [...sources, ...pages]
+      .filter((file) => file !== import.meta.filename)
+      .flatMap((file) =>
+        [...readFileSync(file, 'utf8').matchAll(/\b(?:spec|public-api\.md)\s*§\s*\d[\d.]*/g)].map(
+          (m) => `${relative(root, file)}: ${m[0]}`,
+        ),
+      )
+    expect(citing).toEqual([])
   })
 })
 

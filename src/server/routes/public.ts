@@ -1,4 +1,4 @@
-/** The seven routes of spec §4. Auth, rate limits and credits are applied here, in that order. */
+/** The public routes of docs/api.md#routes. Auth, rate limits and credits are applied here, in that order. */
 import type { H3Event } from 'h3'
 import {
   API_VERSION,
