@@ -1,5 +1,6 @@
 /**
- * The public status page in Debian's Chromium (docs/decisions.md#the-public-face): axe-clean in
+ * The public status page in Debian's Chromium (docs/decisions.md#the-public-face), with an open
+ * incident and its updates and the subscribe forms (docs/status-pages.md): axe-clean in
  * light and dark at 390 and 1280 px, no sideways scrolling, and readable with JavaScript off, under
  * the page's own headers (the strict CSP included): every request of the browser is answered by
  * the real app in process.
@@ -34,7 +35,8 @@ describe.runIf(haveChromium || process.env.CI)(
   { timeout: 120_000 },
   () => {
     beforeAll(async () => {
-      h = await startHarness()
+      // SMTP is set (the email form shows) but never reached: nobody subscribes here
+      h = await startHarness({ subscribers: { secretKey: 'k'.repeat(40), smtpUrl: 'smtp://127.0.0.1:9' } })
       const key = await h.newKey('alice')
       const ids: string[] = []
       for (let i = 0; i < 20; i++) {
@@ -53,6 +55,17 @@ describe.runIf(haveChromium || process.env.CI)(
         monitor_ids: ids,
       })
       expect(r.status).toBe(201)
+      const inc = await h.api(key, 'POST', `/api/public/v1/status-pages/${r.body.id}/incidents`, {
+        title: 'Checkout errors <b>now</b>',
+        message: 'Payments fail for some cards.',
+        impact: 'major',
+        monitor_ids: [ids[3]],
+      })
+      expect(inc.status).toBe(201)
+      await h.api(key, 'POST', `/api/public/v1/status-pages/${r.body.id}/incidents/${inc.body.id}/updates`, {
+        status: 'identified',
+        message: 'A bad deploy; rolling back.',
+      })
       browser = await launch()
     })
     afterAll(async () => {
@@ -70,6 +83,9 @@ describe.runIf(haveChromium || process.env.CI)(
           expect(res?.status()).toBe(200)
           expect(res?.headers()['content-security-policy']).toContain("default-src 'none'")
           expect(await page.locator('h1').innerText()).toContain('Acme status')
+          expect(await page.getByText('Checkout errors <b>now</b>').count()).toBe(1)
+          expect(await page.getByLabel('Email address').count()).toBe(1)
+          expect(await page.getByLabel('Webhook URL').count()).toBe(1)
           await expectFits(page, `status page at ${width} px (${colorScheme})`)
           await expectAccessible(page, `status page at ${width} px (${colorScheme})`)
           await context.close()
