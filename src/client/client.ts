@@ -47,6 +47,7 @@ import {
   type StatusPageCreate,
   type StatusPageList,
   type StatusPagePatch,
+  type SubscriberList,
 } from '../contract/status-pages.js'
 import {
   MAINTENANCE_PATHS,
@@ -267,6 +268,13 @@ export class SitehealthClient {
   }
   deleteStatusIncident(id: string, incident: string): Promise<void> {
     return this.call('DELETE', pathFor(STATUS_PAGE_PATHS.incident, { id, incident }), 'key')
+  }
+  // a page's subscribers (docs/status-pages.md)
+  listStatusSubscribers(id: string): Promise<SubscriberList> {
+    return this.call('GET', pathFor(STATUS_PAGE_PATHS.subscribers, { id }), 'key')
+  }
+  deleteStatusSubscriber(id: string, subscriber: string): Promise<void> {
+    return this.call('DELETE', pathFor(STATUS_PAGE_PATHS.subscriber, { id, subscriber }), 'key')
   }
 
   // ---- maintenance windows (docs/decisions.md#monitoring-depth) ----

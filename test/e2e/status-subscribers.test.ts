@@ -8,6 +8,7 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser'
 import { request } from 'undici'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { SitehealthClient } from '../../src/client/client.js'
 import { publicApi, waitFor } from '../helpers/api.js'
 import { startServe, type Served } from '../helpers/serve.js'
 import { startSmtp, type LocalSmtp, type Mail } from '../helpers/smtp.js'
@@ -164,7 +165,13 @@ describe('a custom domain', () => {
     const link = linkIn(to('dom@example.test')[0], 'confirm')
     expect(link.origin).toBe(`https://${DOMAIN}`)
     expect((await onHost(DOMAIN, link.pathname + link.search)).status).toBe(200)
-    expect((await api('GET', `/status-pages/${page.id}/subscribers`)).body.count).toBe(1)
+    // the owner sees and removes it through the typed client
+    const client = new SitehealthClient({ baseUrl: served.url, apiKey: key })
+    const { subscribers, count } = await client.listStatusSubscribers(page.id)
+    expect(count).toBe(1)
+    expect(subscribers[0].target).toBe('dom@example.test')
+    await client.deleteStatusSubscriber(page.id, subscribers[0].id)
+    expect((await client.listStatusSubscribers(page.id)).count).toBe(0)
     // another host is unchanged: the server's own address answers as before
     const other = await onHost('unknown.example.test', '/api/public/v1/health')
     expect(other.status).toBe(200)

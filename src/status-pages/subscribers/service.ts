@@ -52,6 +52,9 @@ export function subscriberView(s: SubscriberRecord): Subscriber {
 export const EMAIL_ACCEPTED =
   'If this address can subscribe, a confirmation mail is on its way: follow its link to start hearing of incidents.'
 
+/** Subscribers whose notices are made in one go before the event loop gets a turn. */
+const CHUNK = 250
+
 export class SubscriberService {
   private readonly now: () => number
 
@@ -180,22 +183,22 @@ export class SubscriberService {
     return sent
   }
 
-  /** Queues the notice for every subscriber of the page; resolves with how many. */
+  /**
+   * Queues the notice for every subscriber of the page; resolves with how many. Jobs are made
+   * (each with its signed link) and queued CHUNK at a time, yielding between chunks, so 10,000
+   * subscribers never hold the event loop in one piece.
+   */
   private async send(page: StatusPageRecord, notice: Notice): Promise<number> {
     const subs = await this.d.subscribers.listSubscribers(page.id)
     const links = this.links(page)
-    const jobs: Job[] = subs.map((s) => {
+    const occurred_at = new Date(this.now()).toISOString()
+    const job = (s: SubscriberRecord): Job => {
       const unsubscribe = links.unsubscribe(this.d.signer.unsubscribeToken(page.id, s.id))
       if (s.type === 'webhook')
         return {
           kind: 'webhook',
           subscriber: s,
-          body: {
-            event: notice.event,
-            occurred_at: new Date(this.now()).toISOString(),
-            ...notice.data,
-            unsubscribe_url: unsubscribe,
-          },
+          body: { event: notice.event, occurred_at, ...notice.data, unsubscribe_url: unsubscribe },
         }
       return {
         kind: 'mail',
@@ -207,8 +210,11 @@ export class SubscriberService {
           'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
         },
       }
-    })
-    this.d.sender.enqueue(jobs)
-    return jobs.length
+    }
+    for (let i = 0; i < subs.length; i += CHUNK) {
+      if (i > 0) await new Promise((r) => setImmediate(r))
+      this.d.sender.enqueue(subs.slice(i, i + CHUNK).map(job))
+    }
+    return subs.length
   }
 }
