@@ -1,6 +1,3 @@
-/** The dashboard: its routes (mounted by the composition root, src/serve) and its port to monitors. */
+/** The dashboard: its routes (mounted by the composition root, src/serve), on the services the API calls. */
 export { dashboardRoutes } from './routes/index.js'
 export type { DashboardDeps } from './kit.js'
-export { MonitorRejected, type DashboardMonitors } from './monitors-port.js'
-export { StatusPageRejected, type DashboardStatusPages, type StatusPageInput } from './status-pages-port.js'
-export { MaintenanceRejected, type DashboardMaintenance, type MaintenanceInput } from './maintenance-port.js'

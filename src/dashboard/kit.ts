@@ -22,9 +22,9 @@ import {
   seeOther,
   verifyCsrf,
 } from './http.js'
-import type { DashboardMaintenance } from './maintenance-port.js'
-import type { DashboardMonitors } from './monitors-port.js'
-import type { DashboardStatusPages } from './status-pages-port.js'
+import type { MonitorService } from '../monitors/index.js'
+import { DomainError } from '../shared/domain-error.js'
+import type { StatusPageService } from '../status-pages/index.js'
 import { messagePage } from './pages/auth.js'
 import { toHtml, type Node } from './pages/html.js'
 import type { PageContext } from './pages/layout.js'
@@ -36,12 +36,10 @@ export type Routes = Record<string, Partial<Record<string, Handler>>>
 export interface DashboardDeps {
   opts: ServerOptions
   accounts: Accounts
-  /** The dashboard's port to monitors, when the server runs them. */
-  monitors?: DashboardMonitors
-  /** The dashboard's port to status pages, when the store keeps them. */
-  statusPages?: DashboardStatusPages
-  /** The dashboard's port to maintenance windows, when the server runs monitors. */
-  maintenance?: DashboardMaintenance
+  /** The monitor service the API's routes call (maintenance windows included), when the server runs monitors. */
+  monitors?: MonitorService
+  /** The status-page service the API's routes call. */
+  statusPages?: StatusPageService
   limiter: RateLimiter
   inFlight: Set<Promise<unknown>>
   failures?: FailureBudget
@@ -71,6 +69,37 @@ export type Kit = ReturnType<typeof createKit>
 
 const page = (node: Node, status = 200, headers: Record<string, string> | Headers = {}) =>
   htmlResponse(toHtml(node), status, headers)
+
+/**
+ * A service's refusal (shared/domain-error.ts) as the sentence a page shows, for every form at
+ * once: an input document's refusal starts with the field at fault (`ends_at: …`), any other is
+ * its message. Anything that is not a refusal is thrown on (the 500 page).
+ */
+export function refusal(err: unknown): string {
+  if (!(err instanceof DomainError)) throw err
+  return err.subject ? `${err.field ?? err.subject}: ${err.message}` : err.message
+}
+
+/**
+ * A refused create's page status and headers (monitors/quota.ts): 409 past the account's monitor
+ * cap, 429 with Retry-After past its create rate, else 400.
+ */
+export function refusalStatus(err: unknown): [number, Record<string, string>] {
+  if (!(err instanceof DomainError)) return [400, {}]
+  const wait: Record<string, string> =
+    err.retryAfterSec === undefined ? {} : { 'retry-after': String(err.retryAfterSec) }
+  return [err.kind === 'conflict' ? 409 : err.kind === 'rate_limited' ? 429 : 400, wait]
+}
+
+/** What a service read or changed, or undefined where it answered not_found (another user's record too). */
+export async function unlessMissing<T>(work: Promise<T>): Promise<T | undefined> {
+  try {
+    return await work
+  } catch (err) {
+    if (err instanceof DomainError && err.kind === 'not_found') return undefined
+    throw err
+  }
+}
 
 const CSRF_REFUSED =
   'This form was not sent from this dashboard (its security token is missing or stale). Reload the page and try again.'
@@ -153,13 +182,19 @@ export function createKit(deps: DashboardDeps) {
     return post((event, form, s) => fn(event, form, s!), { signedIn: true, admin: access.admin })
   }
 
-  /** Any failure becomes the dashboard's own 500 page (the cause goes to the log). */
+  /**
+   * A refusal no form caught becomes a page (not found: the 404 page; else its sentence, 400); any
+   * other failure the dashboard's own 500 page (the cause goes to the log).
+   */
   const wrap =
     (h: Handler): Handler =>
     async (event) => {
       try {
         return await h(event)
       } catch (err) {
+        if (err instanceof DomainError && err.kind === 'not_found') return notFound(event, undefined)
+        if (err instanceof DomainError)
+          return page(messagePage(ctx(event, undefined), 'Refused', refusal(err)), 400)
         opts.log?.(`dashboard error: ${(err as Error)?.stack ?? String(err)}`)
         return page(
           messagePage(

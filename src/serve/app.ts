@@ -1,28 +1,21 @@
 /**
  * The app as `serve` composes it: the API (src/server) with the dashboard and the status pages
- * mounted beside it, the dashboard given its ports (accounts, and monitors through
- * ./dashboard-port.ts), the status pages their monitoring history.
+ * mounted beside it, the dashboard given the same services the API's routes call (accounts,
+ * monitors, status pages), the status pages their monitoring history.
  */
-import { dashboardRoutes, type DashboardMonitors, type DashboardStatusPages } from '../dashboard/index.js'
-import type { Monitoring } from '../monitors/index.js'
+import { dashboardRoutes } from '../dashboard/index.js'
 import { MaintenanceService } from '../monitors/maintenance/index.js'
 import { createApp, type App, type Mount } from '../server/app.js'
 import type { ServerOptions } from '../server/context.js'
 import {
   openStatusPages,
+  rollupUptime,
   statusPageRoutes,
-  type StatusPages,
   type SubscriberOptions,
   type UptimePort,
 } from '../status-pages/index.js'
-import { dashboardMonitors } from './dashboard-port.js'
-import { dashboardMaintenance } from './maintenance-port.js'
-import { dashboardStatusPages } from './status-pages-port.js'
-import { rollupUptime } from './uptime-port.js'
 
 export interface ComposeOptions extends ServerOptions {
-  /** The dashboard's view of monitors; by default over `monitoring`'s service when it is given. */
-  dashboardMonitors?: DashboardMonitors
   /** Monitoring history for status pages and badges; by default the monitors' rollups and incidents. */
   uptime?: UptimePort
   /** Status-page subscribers (the secret key, SMTP); without them there are none. */
@@ -36,7 +29,7 @@ export function composeApp(o: ComposeOptions): ComposedApp {
   // the same object serve fills in after listening (publicUrl), so never a copy of it
   const opts: ServerOptions = o
   const uptime = o.uptime ?? historyPort(opts)
-  const monitors = o.dashboardMonitors ?? monitorsPort(opts.monitoring)
+  const monitors = opts.monitoring?.service
   const accounts = opts.accounts
   const parts = openStatusPages(
     opts.store,
@@ -56,12 +49,10 @@ export function composeApp(o: ComposeOptions): ComposedApp {
         .maintenance(w)
         .catch((err) => opts.log?.(`status subscribers: ${(err as Error).message}`))
     })
-  const statusPages = statusPagesPort(opts, parts)
   // a monitor going down opens draft incidents on the pages that ask for them (docs/status-pages.md)
   opts.monitoring?.service.alerts.onRaised((m, events) => {
     parts.monitorEvents(m, events).catch((err) => opts.log?.(`status incidents: ${(err as Error).message}`))
   })
-  const maintenance = opts.monitoring && dashboardMaintenance(opts.monitoring.service.maintenance)
   const mounts: Mount[] = accounts
     ? [
         ({ limiter, inFlight, failures }) =>
@@ -69,8 +60,7 @@ export function composeApp(o: ComposeOptions): ComposedApp {
             opts,
             accounts,
             monitors,
-            statusPages,
-            maintenance,
+            statusPages: parts.service,
             limiter,
             inFlight,
             failures,
@@ -88,13 +78,4 @@ function historyPort(opts: ServerOptions): UptimePort | undefined {
   const maintenance =
     opts.monitoring?.service.maintenance ?? new MaintenanceService(opts.store.maintenance, monitors)
   return rollupUptime(monitors, Date.now, maintenance)
-}
-
-function monitorsPort(monitoring: Monitoring | undefined): DashboardMonitors | undefined {
-  return monitoring && dashboardMonitors(monitoring.service)
-}
-
-/** The public address of pages: the server's own (set once serve listens), never a client's Host. */
-function statusPagesPort(opts: ServerOptions, parts: StatusPages): DashboardStatusPages {
-  return dashboardStatusPages(parts.service, () => opts.publicUrl ?? '')
 }

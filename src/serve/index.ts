@@ -1,8 +1,6 @@
 /**
  * The composition root: `sitehealth serve` opens the store, builds the services, mounts the API
- * and the dashboard (passing the dashboard its ports) and listens.
+ * and the dashboard (on the same services) and listens.
  */
 export * from './start.js'
 export { composeApp, type ComposeOptions } from './app.js'
-export { dashboardMonitors } from './dashboard-port.js'
-export { dashboardStatusPages } from './status-pages-port.js'

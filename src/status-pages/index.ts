@@ -39,6 +39,7 @@ export {
   type SubscriberOptions,
   type Subscribers,
 } from './subscribers/index.js'
+export { rollupUptime } from './rollup-history.js'
 export { NO_HISTORY, dayOf, daysBetween, type UptimePort, type UptimeWindows } from './uptime.js'
 
 /** The services of status pages over one store, made once. */

@@ -1,7 +1,7 @@
 /**
  * An in-process server for the dashboard's monitor and status-page browser tests: an embedded
  * store in a temp dir, open sign-up with the given accounts, the real monitors service and
- * scheduler, the app as `serve` composes it (its ports included) on a free port, Chromium, and a
+ * scheduler, the app as `serve` composes it on a free port, Chromium, and a
  * signed-in page per account.
  */
 import { createServer } from 'node:http'
@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core'
 import { Accounts } from '../../src/accounts/index.js'
 import { CheckCapacity, DEFAULT_CAPACITY } from '../../src/capacity/index.js'
 import { startMonitoring, type Monitoring } from '../../src/monitors/index.js'
-import { composeApp, dashboardMonitors, type ComposeOptions } from '../../src/serve/index.js'
+import { composeApp, type ComposeOptions } from '../../src/serve/index.js'
 import { DEFAULT_LIMITS } from '../../src/server/context.js'
 import { openLowdbStore, type LowdbStore } from '../../src/store/index.js'
 import { removeDir, tempDir } from '../store/helpers.js'
@@ -61,7 +61,6 @@ export async function startDashboard(emails: string[]): Promise<Dashboard> {
     accounts,
     capacity,
     monitoring,
-    dashboardMonitors: dashboardMonitors(monitoring.service),
   }
   const server = createServer(toNodeHandler(composeApp(opts).app))
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()))

@@ -1,7 +1,7 @@
 /** Maintenance windows: the list with a create form (one-off or weekly), and the delete confirmation. */
 import { WEEKDAYS, type MaintenanceWindow } from '../../contract/monitoring.js'
-import type { MaintenanceInput } from '../maintenance-port.js'
-import type { MonitorView } from '../monitors-port.js'
+import type { MaintenanceInput } from '../maintenance.js'
+import type { MonitorView } from '../views.js'
 import { CsrfField, ErrorText, Page, type PageContext } from './layout.js'
 import { fmtDate, html } from './html.js'
 

@@ -1,6 +1,7 @@
 /** A monitor's edit page (settings, assertions, alert channels) and its delete confirmation. */
 import { CHANNEL_TYPES, listWords, providerFace } from '../../contract/channels.js'
-import type { MonitorEdit, MonitorView } from '../monitors-port.js'
+import type { MonitorEdit } from '../monitors.js'
+import type { MonitorView } from '../views.js'
 import { typeFace } from '../../contract/monitor-types/index.js'
 import { CsrfField, ErrorText, Page, type PageContext } from './layout.js'
 import { html } from './html.js'

@@ -1,5 +1,5 @@
 /** Pieces the monitor list and a monitor's page share: state, the bar of recent runs, uptime, times. */
-import { isFailing, type MonitorRunView, type MonitorView } from '../monitors-port.js'
+import { isFailing, type MonitorRunView, type MonitorView } from '../views.js'
 import { fmtDate, html } from './html.js'
 
 export const State = ({ state }: { state: string }) =>

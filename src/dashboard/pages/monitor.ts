@@ -9,7 +9,7 @@ import {
   type MonitorEventView,
   type MonitorRunView,
   type MonitorView,
-} from '../monitors-port.js'
+} from '../views.js'
 import { typeFace } from '../../contract/monitor-types/index.js'
 import { CsrfField, Page, type PageContext } from './layout.js'
 import { fmtDate, html } from './html.js'

@@ -1,6 +1,6 @@
 /** Monitors: the list (state, the bar of recent runs, uptime, response time) with a create form. */
 import { targetText } from '../../contract/monitor-types/index.js'
-import type { MonitorListItem } from '../monitors-port.js'
+import type { MonitorListItem } from '../views.js'
 import { CsrfField, ErrorText, Page, type PageContext } from './layout.js'
 import { html } from './html.js'
 import { RunsBar, State, Uptime } from './monitor-parts.js'

@@ -1,7 +1,7 @@
 /** Status pages: the list with a create form, one page's edit form, and the delete confirmation. */
 import type { StatusPage } from '../../contract/status-pages.js'
-import type { MonitorView } from '../monitors-port.js'
-import type { StatusPageInput } from '../status-pages-port.js'
+import type { MonitorView } from '../views.js'
+import type { StatusPageInput } from '../status-pages.js'
 import { CsrfField, ErrorText, Page, type PageContext } from './layout.js'
 import { html } from './html.js'
 

@@ -1,4 +1,5 @@
 /** The overview at `/` (or the sign-in page), the saved checks, and running a check. */
+import { listItems } from '../monitors.js'
 import { isUuid } from '../../shared/index.js'
 import { seeOther } from '../http.js'
 import { field, param, SIGNED_UP_NOTICE, type Handler, type Kit, type Routes } from '../kit.js'
@@ -25,7 +26,7 @@ export function homeRoute(k: Kit): Routes {
       overviewPage(k.ctx(event, s), {
         credits: await store.users.availableCredits(s.account.user_id),
         checks: items,
-        monitors: monitors ? await monitors.list(s.account.user_id, 10) : null,
+        monitors: monitors ? await listItems(monitors, s.account.user_id, 10) : null,
       }),
     )
   }

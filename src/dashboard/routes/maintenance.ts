@@ -1,10 +1,13 @@
-/** Maintenance windows through the dashboard's port: list and create, edit, delete with a confirmation. */
-import { field, type Kit, type Routes } from '../kit.js'
-import { MaintenanceRejected, type MaintenanceInput } from '../maintenance-port.js'
+/** Maintenance windows on the maintenance service (the API's): list and create, edit, delete with a confirmation. */
+import type { MaintenanceWindow } from '../../contract/monitoring.js'
+import { maintenanceView, type MaintenanceService } from '../../monitors/maintenance/index.js'
+import { isUuid } from '../../shared/index.js'
+import { field, unlessMissing, type Kit, type Routes } from '../kit.js'
+import { maintenanceBody, maintenancePatch, type MaintenanceInput } from '../maintenance.js'
 import { maintenanceDeletePage, maintenanceEditPage, maintenancePage } from '../pages/maintenance.js'
-import { recordRoutes } from './records.js'
+import { recordRoutes, type RecordCalls } from './records.js'
 
-/** The form as the port takes it; a number that is not one stays NaN for the schema to name. */
+/** The form's fields; a number that is not one stays NaN for the schema to name. */
 function inputOf(form: URLSearchParams): MaintenanceInput {
   return {
     name: field(form, 'name').trim(),
@@ -19,17 +22,43 @@ function inputOf(form: URLSearchParams): MaintenanceInput {
   }
 }
 
-function checkTicked(values: MaintenanceInput): void {
-  if (values.monitor_ids !== 'all' && values.monitor_ids.length === 0)
-    throw new MaintenanceRejected('monitor_ids: tick at least one monitor, or choose all monitors')
+/** The service's calls in the form's terms, with the API's view of a window. */
+function calls(
+  service: MaintenanceService,
+  now = Date.now,
+): RecordCalls<MaintenanceWindow, MaintenanceInput> {
+  const mine = async (userId: string, id: string) =>
+    isUuid(id) ? unlessMissing(service.get(userId, id)) : undefined
+  return {
+    list: async (userId) => (await service.list(userId)).map((w) => maintenanceView(w, now())),
+    get: async (userId, id) => {
+      const w = await mine(userId, id)
+      return w && maintenanceView(w, now())
+    },
+    create: async (userId, input) =>
+      maintenanceView(await service.create(userId, maintenanceBody(input)), now()),
+    update: async (userId, id, input) => {
+      const prev = await mine(userId, id)
+      if (!prev) return undefined
+      // deleted meanwhile: not found
+      const saved = await unlessMissing(
+        service.update(userId, prev.id, maintenancePatch(prev, maintenanceBody(input))),
+      )
+      return saved && maintenanceView(saved, now())
+    },
+    remove: async (userId, id) => {
+      if (!(await mine(userId, id))) return false
+      await service.remove(userId, id)
+      return true
+    },
+  }
 }
 
 export function maintenanceRoutes(k: Kit): Routes {
+  const service = k.deps.monitors?.maintenance
   return recordRoutes(k, {
-    port: k.deps.maintenance,
-    rejected: MaintenanceRejected,
+    port: service && calls(service),
     inputOf,
-    check: checkTicked,
     list: '/maintenance',
     edit: '/maintenance/:id/edit',
     shown: () => '/maintenance',

@@ -1,17 +1,30 @@
 /**
- * Monitors through the dashboard's port: list, create, one monitor's page, pause and resume, run
- * now, edit (settings, assertions, channels) and delete after a confirmation.
+ * Monitors on the monitor service (../monitors.ts): list, create, one monitor's page, pause and
+ * resume, run now, edit (settings, assertions, channels) and delete after a confirmation.
  */
 import type { H3Event } from 'h3'
 import type { SignedIn } from '../../accounts/index.js'
 import { PUSH_PATH } from '../../contract/monitoring.js'
+import { MonitorCreate } from '../../contract/monitors.js'
+import type { MonitorService } from '../../monitors/index.js'
+import { RunRefused } from '../../runs/index.js'
+import { DEFAULT_CAPACITY_WAIT_MS } from '../../server/guard.js'
+import { validInput } from '../../shared/domain-error.js'
 import { seeOther } from '../http.js'
-import { field, param, type Kit, type Routes } from '../kit.js'
-import { MonitorRejected, type DashboardMonitors, type MonitorEdit } from '../monitors-port.js'
+import { field, param, refusal, refusalStatus, type Kit, type Routes } from '../kit.js'
+import {
+  channelsPatch,
+  editPatch,
+  fullView,
+  historyOf,
+  listItems,
+  mine as mineOf,
+  type MonitorEdit,
+} from '../monitors.js'
 import { monitorDeletePage, monitorEditPage } from '../pages/monitor-edit.js'
 import { BAR_RUNS, monitorPage, monitorsPage } from '../pages/monitors.js'
 
-/** The edit form as the port takes it; numbers that are not numbers stay NaN for the schema to name. */
+/** The edit form as ../monitors.ts takes it; numbers that are not numbers stay NaN for the schema to name. */
 function editOf(form: URLSearchParams): MonitorEdit {
   const min = field(form, 'min_score').trim()
   return {
@@ -30,15 +43,12 @@ function editOf(form: URLSearchParams): MonitorEdit {
 }
 
 /** A refused create's headers: Retry-After when the account's create rate said wait. */
-const waitOf = (err: MonitorRejected): Record<string, string> =>
-  err.retryAfterSec === undefined ? {} : { 'retry-after': String(err.retryAfterSec) }
-
 const minutesOf = (typed: string) => (typed.trim() === '' ? NaN : Number(typed) * 60)
 
 type PageOf = (
   event: H3Event,
   s: SignedIn,
-  ports: DashboardMonitors,
+  service: MonitorService,
   id: string,
   o?: { notice?: string; secret?: string; error?: string; pushUrl?: string },
   status?: number,
@@ -50,7 +60,7 @@ export function monitorRoutes(k: Kit): Routes {
   const monitorsView = k.authed(async (event, s) =>
     k.page(
       monitorsPage(k.ctx(event, s), {
-        monitors: monitors ? await monitors.list(s.account.user_id, 50, BAR_RUNS) : null,
+        monitors: monitors ? await listItems(monitors, s.account.user_id, 50, BAR_RUNS) : null,
       }),
     ),
   )
@@ -60,25 +70,23 @@ export function monitorRoutes(k: Kit): Routes {
     const name = field(form, 'name').trim() || undefined
     const interval = Number(form.get('interval_seconds') ?? 300)
     try {
-      const m = await monitors.create(s.account.user_id, { url, name, interval_seconds: interval })
-      return seeOther(`/monitors/${m.id}`)
+      const body = validInput(MonitorCreate, { url, name, interval_seconds: interval }, 'monitor')
+      const { monitor } = await monitors.create(s.account.user_id, body)
+      return seeOther(`/monitors/${monitor.id}`)
     } catch (err) {
-      if (!(err instanceof MonitorRejected)) throw err
-      const list = await monitors.list(s.account.user_id, 50, BAR_RUNS)
-      const page = monitorsPage(k.ctx(event, s), { monitors: list, error: err.message, url, name })
-      return k.page(page, err.status, waitOf(err))
+      const error = refusal(err)
+      const list = await listItems(monitors, s.account.user_id, 50, BAR_RUNS)
+      const page = monitorsPage(k.ctx(event, s), { monitors: list, error, url, name })
+      return k.page(page, ...refusalStatus(err))
     }
   })
 
   /** The monitor's page, with a notice, a one-time secret or an error above it. */
-  const pageOf: PageOf = async (event, s, ports, id, o = {}, status = 200) => {
-    const m = await ports.get(s.account.user_id, id)
-    if (!m) return k.notFound(event, s)
-    const [runs, events, maintenance] = await Promise.all([
-      ports.runs(s.account.user_id, m.id, 50),
-      ports.events(s.account.user_id, m.id, 25),
-      ports.maintenance(s.account.user_id, m.id),
-    ])
+  const pageOf: PageOf = async (event, s, service, id, o = {}, status = 200) => {
+    const record = await mineOf(service, s.account.user_id, id)
+    if (!record) return k.notFound(event, s)
+    const m = await fullView(service, record)
+    const { runs, events, maintenance } = await historyOf(service, s.account.user_id, record)
     const pushBase = k.deps.opts.publicUrl ?? event.url.origin
     return k.page(monitorPage(k.ctx(event, s), m, runs, events, { ...o, maintenance, pushBase }), status)
   }
@@ -90,20 +98,22 @@ export function monitorRoutes(k: Kit): Routes {
     const grace_minutes = field(form, 'grace_minutes').trim()
     try {
       const grace_seconds = grace_minutes === '' ? NaN : Number(grace_minutes) * 60
-      const { monitor, push_token } = await monitors.createHeartbeat(s.account.user_id, {
-        name,
-        interval_seconds,
-        grace_seconds,
-      })
+      const body = validInput(
+        MonitorCreate,
+        { type: 'heartbeat', name, interval_seconds, grace_seconds },
+        'monitor',
+      )
+      const { monitor, pushToken } = await monitors.create(s.account.user_id, body)
+      const push_token = pushToken!
       // the push URL is shown on this one answer, never again: no redirect to lose it
       const base = (k.deps.opts.publicUrl ?? event.url.origin).replace(/\/+$/, '')
       const pushUrl = base + PUSH_PATH.replace(':token', push_token)
       return pageOf(event, s, monitors, monitor.id, { notice: 'Heartbeat monitor created.', pushUrl })
     } catch (err) {
-      if (!(err instanceof MonitorRejected)) throw err
-      const list = await monitors.list(s.account.user_id, 50, BAR_RUNS)
-      const heartbeat = { error: err.message, name, interval_seconds, grace_minutes }
-      return k.page(monitorsPage(k.ctx(event, s), { monitors: list, heartbeat }), err.status, waitOf(err))
+      const error = refusal(err)
+      const list = await listItems(monitors, s.account.user_id, 50, BAR_RUNS)
+      const heartbeat = { error, name, interval_seconds, grace_minutes }
+      return k.page(monitorsPage(k.ctx(event, s), { monitors: list, heartbeat }), ...refusalStatus(err))
     }
   })
 
@@ -112,20 +122,26 @@ export function monitorRoutes(k: Kit): Routes {
   )
   const monitorPause = (paused: boolean) =>
     k.signedPost(async (event, _form, s) => {
-      const m = monitors && (await monitors.setPaused(s.account.user_id, param(event, 'id'), paused))
-      if (!m) return k.notFound(event, s)
+      const m = monitors && (await mineOf(monitors, s.account.user_id, param(event, 'id')))
+      if (!monitors || !m) return k.notFound(event, s)
+      await monitors.update(s.account.user_id, m.id, { paused })
       return seeOther(`/monitors/${m.id}`)
     })
   const runNow = k.signedPost(async (event, _form, s) => {
     if (!monitors) return k.notFound(event, s)
+    const m = await mineOf(monitors, s.account.user_id, param(event, 'id'))
+    if (!m) return k.notFound(event, s)
+    let error: string | undefined
     try {
-      const m = await monitors.runNow(s.account.user_id, param(event, 'id'))
-      if (!m) return k.notFound(event, s)
-      return seeOther(`/monitors/${m.id}`)
+      const outcome = await monitors.run(m, 'manual', undefined, { waitMs: DEFAULT_CAPACITY_WAIT_MS })
+      if (outcome.kind === 'no_credits') error = 'No credits left to run it: nothing was run or charged.'
     } catch (err) {
-      if (!(err instanceof MonitorRejected)) throw err
-      return pageOf(event, s, monitors, param(event, 'id'), { error: err.message }, 409)
+      // too many checks at once on the server: say so, nothing was charged
+      if (!(err instanceof RunRefused)) throw err
+      error = err.message
     }
+    if (error) return pageOf(event, s, monitors, m.id, { error }, 409)
+    return seeOther(`/monitors/${m.id}`)
   })
   return {
     '/monitors': { GET: monitorsView, POST: monitorCreate },
@@ -141,8 +157,12 @@ export function monitorRoutes(k: Kit): Routes {
 /** Edit (settings, assertions, channels) and delete after a confirmation. */
 function monitorEditRoutes(k: Kit, pageOf: PageOf): Routes {
   const { monitors } = k.deps
-  const mine = async (event: H3Event, s: SignedIn) =>
-    monitors && (await monitors.get(s.account.user_id, param(event, 'id')))
+  const record = async (event: H3Event, s: SignedIn) =>
+    monitors && (await mineOf(monitors, s.account.user_id, param(event, 'id')))
+  const mine = async (event: H3Event, s: SignedIn) => {
+    const r = await record(event, s)
+    return r && monitors && fullView(monitors, r)
+  }
 
   const editView = k.authed(async (event, s) => {
     const m = await mine(event, s)
@@ -154,30 +174,29 @@ function monitorEditRoutes(k: Kit, pageOf: PageOf): Routes {
     if (!monitors || !m) return k.notFound(event, s)
     const values = editOf(form)
     try {
-      await monitors.update(s.account.user_id, m.id, values)
+      await monitors.update(s.account.user_id, m.id, editPatch(values))
       return seeOther(`/monitors/${m.id}`)
     } catch (err) {
-      if (!(err instanceof MonitorRejected)) throw err
-      return k.page(monitorEditPage(k.ctx(event, s), m, { values, error: err.message }), 400)
+      return k.page(monitorEditPage(k.ctx(event, s), m, { values, error: refusal(err) }), 400)
     }
   })
   const channelsSave = k.signedPost(async (event, form, s) => {
-    const m = await mine(event, s)
-    if (!monitors || !m) return k.notFound(event, s)
+    const r = await record(event, s)
+    if (!monitors || !r) return k.notFound(event, s)
+    const m = await fullView(monitors, r)
     const target = field(form, 'target').trim()
     const change = {
       remove: form.getAll('remove'),
       ...(target ? { add: { type: field(form, 'type'), target } } : {}),
     }
     try {
-      const r = await monitors.setChannels(s.account.user_id, m.id, change)
-      if (!r) return k.notFound(event, s)
+      const { secrets } = await monitors.update(s.account.user_id, m.id, channelsPatch(monitors, r, change))
+      const secret = [...secrets.values()][0]
       // a new webhook's secret is shown on this one answer, never again: no redirect to lose it
-      if (r.secret) return pageOf(event, s, monitors, m.id, { notice: 'Channels saved.', secret: r.secret })
+      if (secret) return pageOf(event, s, monitors, m.id, { notice: 'Channels saved.', secret })
       return seeOther(`/monitors/${m.id}`)
     } catch (err) {
-      if (!(err instanceof MonitorRejected)) throw err
-      return k.page(monitorEditPage(k.ctx(event, s), m, { error: err.message }), 400)
+      return k.page(monitorEditPage(k.ctx(event, s), m, { error: refusal(err) }), 400)
     }
   })
   const deleteView = k.authed(async (event, s) => {

@@ -1,20 +1,21 @@
 /**
- * The routes of one user's records kept through a port whose forms tick monitors (maintenance
- * windows, status pages): the list with its create form, a record's edit form, and delete after a
- * confirmation. A form the port refuses comes back with its error and what was sent (400); a saved
- * one redirects (post/redirect/get). Without the port the pages say the feature is not available
- * and its forms are 404.
+ * The routes of one user's records whose forms tick monitors (maintenance windows, status pages),
+ * over the service the API calls: the list with its create form, a record's edit form, and delete
+ * after a confirmation. A form the service refuses (a DomainError) comes back with its error and
+ * what was sent (400); a saved one redirects (post/redirect/get). Without the service the pages say
+ * the feature is not available and its forms are 404.
  */
 import type { H3Event } from 'h3'
 import type { SignedIn } from '../../accounts/index.js'
 import { seeOther } from '../http.js'
-import { param, type Kit, type Routes } from '../kit.js'
-import type { MonitorView } from '../monitors-port.js'
+import { param, refusal, type Kit, type Routes } from '../kit.js'
+import { listItems } from '../monitors.js'
+import type { MonitorView } from '../views.js'
 import type { Node } from '../pages/html.js'
 import type { PageContext } from '../pages/layout.js'
 
-/** What the routes need of the port, for one user: undefined and false for another user's record. */
-export interface RecordPort<R, I> {
+/** A service's calls in the form's terms, for one user: undefined and false for another user's record. */
+export interface RecordCalls<R, I> {
   list(userId: string): Promise<R[]>
   get(userId: string, id: string): Promise<R | undefined>
   create(userId: string, input: I): Promise<R>
@@ -30,13 +31,9 @@ export interface RecordForm<I> {
 }
 
 export interface RecordRoutesOf<R extends { id: string }, I> {
-  port: RecordPort<R, I> | undefined
-  /** The error the port (or `check`) throws for a form the user can fix; any other is a 500. */
-  rejected: new (message?: string) => Error
-  /** The form as the port takes it. */
+  port: RecordCalls<R, I> | undefined
+  /** The form's fields. */
   inputOf(form: URLSearchParams): I
-  /** Refuses with `rejected` what the port would not name in the form's words. */
-  check?(input: I): void
   /** The list, where a record is created (its delete page is `${list}/:id/delete`). */
   list: string
   /** A record's edit page, with `:id`. */
@@ -51,10 +48,11 @@ export interface RecordRoutesOf<R extends { id: string }, I> {
 export function recordRoutes<R extends { id: string }, I>(k: Kit, o: RecordRoutesOf<R, I>): Routes {
   const { port } = o
   const { monitors } = k.deps
-  const monitorsOf = async (s: SignedIn) => (monitors ? await monitors.list(s.account.user_id, 100) : [])
+  const monitorsOf = async (s: SignedIn) =>
+    monitors ? await listItems(monitors, s.account.user_id, 100) : []
   const recordOf = async (event: H3Event, s: SignedIn) =>
     port && (await port.get(s.account.user_id, param(event, 'id')))
-  /** The port's answer to a form, or the form again with its refusal. */
+  /** The service's answer to a form, or the form again with its refusal. */
   const submit = async (
     s: SignedIn,
     values: I,
@@ -62,11 +60,10 @@ export function recordRoutes<R extends { id: string }, I>(k: Kit, o: RecordRoute
     again: (f: RecordForm<I>) => Promise<Node> | Node,
   ) => {
     try {
-      o.check?.(values)
       return await save()
     } catch (err) {
-      if (!(err instanceof o.rejected)) throw err
-      return k.page(await again({ monitors: await monitorsOf(s), values, error: err.message }), 400)
+      const error = refusal(err)
+      return k.page(await again({ monitors: await monitorsOf(s), values, error }), 400)
     }
   }
 

@@ -8,7 +8,7 @@ import { CheckError } from '../../../src/checks/errors.js'
 import type { CheckReport } from '../../../src/checks/types.js'
 import { MaintenanceCreate } from '../../../src/contract/monitoring.js'
 import { DomainError } from '../../../src/shared/domain-error.js'
-import { dashboardMonitors } from '../../../src/serve/index.js'
+import { listItems, viewOne } from '../../../src/dashboard/monitors.js'
 import type { Store } from '../../../src/store/types.js'
 import { fakeReport } from '../../helpers/report.js'
 import { describeOnEachStore, withEmbeddedStore } from '../../store/each-store.js'
@@ -87,16 +87,15 @@ describe('the dashboard’s monitors', () => {
   it('read maintenance inside a window, like the API', async () => {
     const svc = service()
     const { monitor } = await svc.create('ada', { url: 'https://shop.example.com/' })
-    const port = dashboardMonitors(svc)
-    expect((await port.get('ada', monitor.id))?.state).toBe('pending')
+    expect((await viewOne(svc, 'ada', monitor.id))?.state).toBe('pending')
     await svc.maintenance.create('ada', {
       name: 'Release',
       monitor_ids: 'all',
       starts_at: '2026-11-26T09:00:00Z',
       ends_at: '2026-11-26T11:00:00Z',
     })
-    expect((await port.get('ada', monitor.id))?.state).toBe('maintenance')
-    expect((await port.list('ada', 10)).map((m) => m.state)).toEqual(['maintenance'])
+    expect((await viewOne(svc, 'ada', monitor.id))?.state).toBe('maintenance')
+    expect((await listItems(svc, 'ada', 10)).map((m) => m.state)).toEqual(['maintenance'])
   })
 })
 

@@ -9,7 +9,7 @@
 import type { MaintenanceService } from '../monitors/maintenance/index.js'
 import { percent, uptimeWindows } from '../monitors/uptime/index.js'
 import type { HistoryStore } from '../store/history.js'
-import type { UptimePort } from '../status-pages/index.js'
+import type { UptimePort } from './uptime.js'
 
 export function rollupUptime(
   monitors: HistoryStore,
