@@ -2,8 +2,10 @@
 // Measures the shape of src/: pairs of top-level folders that import each other, circles of files,
 // the longest functions and the largest files. Build-only: not shipped.
 //   node scripts/structure-report.mjs [--top N] [--runtime]
+//   node scripts/structure-report.mjs --write   rewrites the marked block of docs/architecture.md
+//   node scripts/structure-report.mjs --check   exits 1 when that block is stale (test/docs)
 // Type-only imports count as edges unless --runtime is given (a type import still ties two folders).
-import { readFileSync, readdirSync, statSync, existsSync } from 'node:fs'
+import { readFileSync, readdirSync, statSync, existsSync, writeFileSync } from 'node:fs'
 import { join, dirname, relative, resolve } from 'node:path'
 import ts from 'typescript'
 
@@ -155,4 +157,65 @@ const report = {
     .slice(0, topN)
     .map((s) => `${s.lines} ${s.file}`),
 }
-console.log(JSON.stringify(report, null, 2))
+
+// ---- the block of docs/architecture.md: numbers measured here, never typed ----
+
+const START = '<!-- structure-report:start (node scripts/structure-report.mjs --write) -->'
+const END = '<!-- structure-report:end -->'
+/** Lines to the hundred: the block changes with the shape of src/, not with every edit. */
+const hundreds = (n) => (Math.round(n / 100) * 100).toLocaleString('en-US')
+
+function block() {
+  const byFolder = new Map()
+  for (const s of sizes) {
+    const folder = s.file.split('/')[1].replace(/\.ts$/, '')
+    const f = byFolder.get(folder) ?? { files: 0, lines: 0 }
+    f.files++
+    f.lines += s.lines
+    byFolder.set(folder, f)
+  }
+  const total = sizes.reduce((n, s) => n + s.lines, 0)
+  const rows = [...byFolder].sort(([a], [b]) => a.localeCompare(b))
+  const over = (n) => sizes.filter((s) => s.lines >= n && !s.file.startsWith('src/contract/')).length
+  return [
+    START,
+    '',
+    '| Folder | Files | Lines (to the hundred) |',
+    '| ------ | ----: | ---------------------: |',
+    ...rows.map(([f, { files, lines }]) => `| \`${f}/\` | ${files} | ${hundreds(lines)} |`),
+    `| all of \`src/\` | ${sizes.length} | ${hundreds(total)} |`,
+    '',
+    `Folder pairs importing each other: ${pairs.length}. Folders in circles: ${folderCycles.length}. ` +
+      `Circles of files (type-only imports count): ${fileCycles.length}. ` +
+      `Functions over 120 lines: ${functions.filter((f) => f.lines > 120).length}. ` +
+      `Files outside \`contract/\` of 400 lines or more: ${over(400)}; over 500: ${over(501)}.`,
+    '',
+    END,
+  ].join('\n')
+}
+
+if (process.argv.includes('--write') || process.argv.includes('--check')) {
+  const doc = join(root, 'docs', 'architecture.md')
+  const text = readFileSync(doc, 'utf8')
+  const from = text.indexOf(START)
+  const to = text.indexOf(END)
+  if (from < 0 || to < from) {
+    console.error(`docs/architecture.md has no block between ${START} and ${END}`)
+    process.exit(1)
+  }
+  // as prettier writes it (npm run lint holds docs/ to prettier), so --check compares like with like
+  const prettier = await import('prettier')
+  const config = (await prettier.resolveConfig(doc)) ?? {}
+  const next = await prettier.format(text.slice(0, from) + block() + text.slice(to + END.length), {
+    ...config,
+    filepath: doc,
+  })
+  if (process.argv.includes('--check')) {
+    if (next !== text) {
+      console.error(
+        'docs/architecture.md: the numbers are stale. Run: node scripts/structure-report.mjs --write',
+      )
+      process.exit(1)
+    }
+  } else writeFileSync(doc, next)
+} else console.log(JSON.stringify(report, null, 2))
