@@ -82,7 +82,9 @@ describe('status page subscribers end to end', () => {
     expect(await bad.text()).toContain('This link is not valid')
     expect((await api('GET', `/status-pages/${page.id}/subscribers`)).body.count).toBe(0)
 
-    const ok = await fetch(confirm)
+    expect((await fetch(confirm)).status).toBe(200)
+    expect((await api('GET', `/status-pages/${page.id}/subscribers`)).body.count).toBe(0)
+    const ok = await fetch(confirm, { method: 'POST' })
     expect(ok.status).toBe(200)
     expect((await api('GET', `/status-pages/${page.id}/subscribers`)).body.count).toBe(1)
 
@@ -164,7 +166,7 @@ describe('a custom domain', () => {
     await waitFor(async () => to('dom@example.test').length === 1, 10_000, 'the confirmation mail')
     const link = linkIn(to('dom@example.test')[0], 'confirm')
     expect(link.origin).toBe(`https://${DOMAIN}`)
-    expect((await onHost(DOMAIN, link.pathname + link.search)).status).toBe(200)
+    expect((await onHost(DOMAIN, link.pathname + link.search, { method: 'POST' })).status).toBe(200)
     // the owner sees and removes it through the typed client
     const client = new SitehealthClient({ baseUrl: served.url, apiKey: key })
     const { subscribers, count } = await client.listStatusSubscribers(page.id)

@@ -73,13 +73,26 @@ describe('email subscribers', () => {
     expect(mailsTo('ann@example.test')).toHaveLength(1)
 
     const link = linkIn(confirmation, 'confirm')
-    const confirmed = await h.fetch(link.pathname + link.search)
+    // opening the link (as a mail scanner does) only shows a button: nobody is subscribed yet
+    const opened = await h.fetch(link.pathname + link.search)
+    expect(opened.status).toBe(200)
+    expect(opened.headers.get('content-security-policy')).toContain("default-src 'none'")
+    const form = await opened.text()
+    expect(form).toContain('<form method=post>')
+    expect(form).toContain('Confirm subscription')
+    expect((await count()).count).toBe(0)
+    const press = () =>
+      h.fetch(link.pathname + link.search, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: `token=${encodeURIComponent(link.searchParams.get('token')!)}`,
+      })
+    const confirmed = await press()
     expect(confirmed.status).toBe(200)
-    expect(confirmed.headers.get('content-security-policy')).toContain("default-src 'none'")
     expect(await confirmed.text()).toContain('Subscription confirmed')
     expect((await count()).subscribers).toMatchObject([{ type: 'email', target: 'ann@example.test' }])
-    // following it twice keeps one subscriber
-    await h.fetch(link.pathname + link.search)
+    // pressing it twice keeps one subscriber
+    await press()
     expect((await count()).count).toBe(1)
 
     // subscribing again answers exactly as before
@@ -118,9 +131,34 @@ describe('email subscribers', () => {
     expect(out.status).toBe(200)
     expect(await out.text()).toContain('Unsubscribed')
     expect((await count()).count).toBe(0)
-    // the link in the text works the same, and again after
+    // the link in the text shows a button and acts on its POST, and again after
     const body = linkIn(notices[0], 'unsubscribe')
-    expect((await h.fetch(body.pathname + body.search)).status).toBe(200)
+    const shown = await h.fetch(body.pathname + body.search)
+    expect(shown.status).toBe(200)
+    expect(await shown.text()).toContain('<button type=submit>Unsubscribe</button>')
+    expect((await h.fetch(body.pathname + body.search, { method: 'POST' })).status).toBe(200)
+  })
+
+  it('lets a mail scanner open the links without unsubscribing anyone', async () => {
+    const before = smtp.mails.length
+    await subscribe({ email: 'scan@example.test' })
+    const mails = await smtp.waitFor(before + 1)
+    const m = [...mails].reverse().find((x) => x.to.includes('scan@example.test'))!
+    const link = linkIn(m, 'confirm')
+    await h.fetch(link.pathname + link.search, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `token=${encodeURIComponent(link.searchParams.get('token')!)}`,
+    })
+    const sub = (await count()).subscribers.find((s) => s.target === 'scan@example.test')!
+    const token = new LinkSigner(SECRET).unsubscribeToken(pageId, sub.id)
+    for (let i = 0; i < 3; i++)
+      expect((await h.fetch(`/status/subs/subscribers/unsubscribe?token=${token}`)).status).toBe(200)
+    expect((await count()).subscribers.map((s) => s.target)).toContain('scan@example.test')
+    expect(
+      (await h.fetch(`/status/subs/subscribers/unsubscribe?token=${token}`, { method: 'POST' })).status,
+    ).toBe(200)
+    expect((await count()).subscribers.map((s) => s.target)).not.toContain('scan@example.test')
   })
 
   it('answers a tampered or expired link with a clear page, never a crash', async () => {

@@ -15,6 +15,8 @@ export interface NoticePage {
   back?: { href: string; text: string }
   /** Text shown in a <code> block (a webhook secret, shown once). */
   code?: { label: string; value: string }[]
+  /** A button that posts the link's token back to this address (the link's action happens on POST). */
+  form?: { token: string; button: string }
 }
 
 export function renderNoticePage(p: NoticePage): string {
@@ -27,6 +29,10 @@ export function renderNoticePage(p: NoticePage): string {
     (p.code ?? [])
       .map((c) => `<p><strong>${esc(c.label)}</strong><br><code>${esc(c.value)}</code></p>`)
       .join('') +
+    (p.form
+      ? `<form method=post><input type=hidden name=token value="${esc(p.form.token)}">` +
+        `<button type=submit>${esc(p.form.button)}</button></form>`
+      : '') +
     (p.back ? `<p><a href="${esc(p.back.href)}">${esc(p.back.text)}</a></p>` : '') +
     '</main></div></body></html>'
   )

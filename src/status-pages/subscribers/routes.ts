@@ -1,8 +1,9 @@
 /**
  * The subscriber routes (docs/status-pages.md). Public, no sign-in: `POST /status/{slug}/subscribers`
  * (JSON `{email}` or `{webhook_url}`, or the page's HTML forms), and the links a subscriber
- * follows, `…/subscribers/confirm` and `…/subscribers/unsubscribe` (GET or POST; a POST with
- * `List-Unsubscribe=One-Click` is RFC 8058's one click). Subscribing is throttled per client, per
+ * follows, `…/subscribers/confirm` and `…/subscribers/unsubscribe`: a GET only checks the link and
+ * shows a button, the POST it sends acts, so a mail scanner that fetches links neither confirms nor
+ * unsubscribes anyone; RFC 8058's one-click POST (`List-Unsubscribe=One-Click`) acts at once. Subscribing is throttled per client, per
  * page and per address; past the address's limit the answer stays the same and no mail goes, so
  * nobody learns whether an address is subscribed or was asked for. The owner's side, with a key:
  * `GET /api/public/v1/status-pages/{id}/subscribers` and `DELETE …/subscribers/{subscriber}`.
@@ -64,7 +65,12 @@ function linkRoute(subs: SubscriberService, kind: 'confirm' | 'unsubscribe') {
     let token = event.url.searchParams.get('token') ?? ''
     if (!token && event.req.method === 'POST') token = (await readForm(event)).get('token') ?? ''
     const back = { href: subs.links(page).page, text: `Back to ${page.title}` }
-    const result = kind === 'confirm' ? await subs.confirm(page, token) : await subs.unsubscribe(page, token)
+    const act = event.req.method === 'POST'
+    const result = !act
+      ? subs.check(page, token, kind)
+      : kind === 'confirm'
+        ? await subs.confirm(page, token)
+        : await subs.unsubscribe(page, token)
     if (result !== 'ok')
       return html({
         status: result === 'expired' ? 410 : 400,
@@ -72,6 +78,22 @@ function linkRoute(subs: SubscriberService, kind: 'confirm' | 'unsubscribe') {
         lines: [LINK_PROBLEM_TEXT[result]],
         back,
       })
+    if (!act)
+      return kind === 'confirm'
+        ? html({
+            status: 200,
+            title: 'Confirm your subscription',
+            lines: [`Press the button to hear of incidents and maintenance on ${page.title}.`],
+            form: { token, button: 'Confirm subscription' },
+            back,
+          })
+        : html({
+            status: 200,
+            title: 'Unsubscribe',
+            lines: [`Press the button to get no more mail from ${page.title}.`],
+            form: { token, button: 'Unsubscribe' },
+            back,
+          })
     return kind === 'confirm'
       ? html({
           status: 200,

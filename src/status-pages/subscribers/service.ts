@@ -116,6 +116,13 @@ export class SubscriberService {
     }
   }
 
+  /** Whether a link would be followed, without following it (a GET shows a button, a POST acts). */
+  check(page: StatusPageRecord, token: string, kind: 'confirm' | 'unsubscribe'): LinkProblem | 'ok' {
+    const claim = this.d.signer.open(token, kind, this.now())
+    if (typeof claim === 'string') return claim
+    return claim.p === page.id ? 'ok' : 'invalid'
+  }
+
   /** Follows a confirmation link: the address is subscribed (again, it is once). */
   async confirm(page: StatusPageRecord, token: string): Promise<LinkProblem | 'ok'> {
     const claim = this.d.signer.open(token, 'confirm', this.now())
