@@ -83,6 +83,51 @@ const LAYERS = {
   ],
 }
 
+/**
+ * Each folder's doors: the files another folder may import (docs/architecture.md, "The floors").
+ * Anything else in a folder is its own business; `boundaries/entry-point` holds it.
+ */
+const DOORS = {
+  contract: ['*.ts', 'monitor-types/index.ts'],
+  shared: ['index.ts'],
+  capacity: ['index.ts'],
+  store: [
+    '*.ts',
+    'rules/*.ts',
+    'embedded/index.ts',
+    'postgres/index.ts',
+    'postgres/import.ts',
+    'postgres/url.ts',
+  ],
+  checks: ['index.ts', 'lab-outcome.ts', 'guard.ts'],
+  client: ['client.ts', 'config.ts'],
+  assertions: ['index.ts'],
+  accounts: ['index.ts'],
+  http: ['*.ts'],
+  metrics: ['index.ts'],
+  lab: ['index.ts'],
+  mcp: ['stdio.ts', 'http.ts', 'tools.ts'],
+  runs: ['index.ts'],
+  monitors: [
+    'index.ts',
+    'service.ts',
+    'ids.ts',
+    'interval.ts',
+    'names.ts',
+    'runtime.ts',
+    'views.ts',
+    'maintenance/index.ts',
+    'uptime/index.ts',
+  ],
+  server: ['app.ts', 'context.ts', 'guard.ts', 'fast-path.ts', 'owner-file.ts'],
+  'as-code': ['index.ts', 'test-run.ts'],
+  'status-pages': ['index.ts'],
+  dashboard: ['index.ts'],
+  cli: ['*.ts', 'render/*.ts'],
+  serve: ['index.ts'],
+  commands: [],
+}
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'oclif.manifest.json'] },
   js.configs.recommended,
@@ -141,6 +186,15 @@ export default tseslint.config(
           message:
             '${file.type}/ may not import ${dependency.type}/ (the floors: eslint.config.js, docs/architecture.md)',
           rules: Object.entries(LAYERS).map(([from, allow]) => ({ from: [from], allow })),
+        },
+      ],
+      'boundaries/entry-point': [
+        'error',
+        {
+          default: 'disallow',
+          message:
+            '${dependency.type}/ is entered through its doors only: ${dependency.internalPath} is not one (eslint.config.js DOORS, docs/architecture.md)',
+          rules: Object.entries(DOORS).map(([target, allow]) => ({ target: [target], allow })),
         },
       ],
     },

@@ -2,7 +2,7 @@
  * What every part of accounts shares: the stores, the clock, the password cost, the links' and
  * sessions' lifetimes, and the one way a refusal is raised (shared/domain-error.ts).
  */
-import { DomainError, type DomainErrorDetails, type DomainErrorKind } from '../shared/domain-error.js'
+import { DomainError, type DomainErrorDetails, type DomainErrorKind } from '../shared/index.js'
 import type { AccountStore, Store } from '../store/types.js'
 import type { ScryptCost } from './password.js'
 

@@ -23,7 +23,7 @@ import {
   verifyCsrf,
 } from './http.js'
 import type { MonitorService } from '../monitors/index.js'
-import { DomainError } from '../shared/domain-error.js'
+import { DomainError } from '../shared/index.js'
 import type { StatusPageService } from '../status-pages/index.js'
 import { messagePage } from './pages/auth.js'
 import { toHtml, type Node } from './pages/html.js'

@@ -10,7 +10,7 @@ import {
   type MaintenanceWindow,
 } from '../contract/monitoring.js'
 import { wallToInstant } from '../monitors/maintenance/index.js'
-import { DomainError, validInput } from '../shared/domain-error.js'
+import { DomainError, validInput } from '../shared/index.js'
 
 /** The create form as sent: times are wall-clock times in `timezone` (the form's datetime-local). */
 export interface MaintenanceInput {

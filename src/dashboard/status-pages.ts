@@ -4,7 +4,7 @@
  * taken slugs, the user's own monitors) and refuses with a DomainError.
  */
 import { StatusPageCreate } from '../contract/status-pages.js'
-import { validInput } from '../shared/domain-error.js'
+import { validInput } from '../shared/index.js'
 
 /** A page as the form sends it: every field, as the API takes it. */
 export interface StatusPageInput {

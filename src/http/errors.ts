@@ -3,7 +3,7 @@
  * renders it as the spec's envelope. Anything else thrown becomes internal_error, never a stack.
  */
 import type { ErrorCode } from '../contract/schemas.js'
-import type { DomainError } from '../shared/domain-error.js'
+import type { DomainError } from '../shared/index.js'
 
 export class ServiceError extends Error {
   override readonly name = 'ServiceError'

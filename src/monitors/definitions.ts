@@ -9,7 +9,7 @@ import { kindOf } from './kinds/index.js'
 import { capReached, type MonitorQuota } from './quota.js'
 import { MonitorLimitError } from '../store/errors.js'
 import { defaultName, isHostName } from './names.js'
-import { DomainError } from '../shared/domain-error.js'
+import { DomainError } from '../shared/index.js'
 
 const NOT_FOUND = 'No monitor with this id for this API key.'
 

@@ -15,13 +15,13 @@ import {
   type ChannelRequest,
 } from '../contract/monitors.js'
 import type { PagespeedMethod } from '../contract/schemas.js'
-import type { SecretBox } from '../shared/secret-box.js'
+import type { SecretBox } from '../shared/index.js'
 import { DuplicateRefError } from '../store/errors.js'
 import type { ChannelRecord, MonitorRecord } from '../store/monitors.js'
 import { ChannelRequestError, makeChannels } from './channels/records.js'
 import { nextId } from './ids.js'
 import { intervalProblem } from './interval.js'
-import { DomainError } from '../shared/domain-error.js'
+import { DomainError } from '../shared/index.js'
 
 export function refTaken(err: unknown): never {
   if (err instanceof DuplicateRefError) throw new DomainError('conflict', err.message)

@@ -10,7 +10,7 @@
  * afterwards (the cap, a ref taken) gives its point back.
  */
 import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible'
-import { DomainError } from '../shared/domain-error.js'
+import { DomainError } from '../shared/index.js'
 import type { LimiterOptions } from '../store/types.js'
 
 /** serve --max-monitors-per-account. */

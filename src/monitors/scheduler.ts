@@ -19,7 +19,7 @@
  */
 import { setMaxListeners } from 'node:events'
 import { CapacityExceededError, type CheckCapacity, type Slot } from '../capacity/index.js'
-import { DueHeap } from '../shared/due-heap.js'
+import { DueHeap } from '../shared/index.js'
 import type { Claim } from '../store/schedule.js'
 import { nextRunAfter } from './interval.js'
 import type { MonitorService } from './service.js'

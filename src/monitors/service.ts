@@ -12,7 +12,7 @@ import type { UptimeQuery, UptimeReport, UptimeWindows } from '../contract/monit
 import type { RunDeps, RunHow } from '../runs/index.js'
 import type { MonitorRecord } from '../store/monitors.js'
 import type { MonitorStore, Store } from '../store/types.js'
-import type { SecretBox } from '../shared/secret-box.js'
+import type { SecretBox } from '../shared/index.js'
 import { AlertDispatcher } from './alerts/index.js'
 import type { Deliverer } from './channels/deliver.js'
 import { requestOf } from './channels/records.js'

@@ -16,7 +16,7 @@ import {
   internalError,
   serviceUnavailable,
 } from '../http/errors.js'
-import { DomainError } from '../shared/domain-error.js'
+import { DomainError } from '../shared/index.js'
 import { unavailableDependency, unavailableMessage } from '../store/unavailable.js'
 import { buildOpenApi, type DocLimits } from './openapi/index.js'
 import { CheckCapacity, DEFAULT_CAPACITY } from '../capacity/index.js'

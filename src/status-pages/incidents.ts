@@ -17,7 +17,7 @@ import type { MonitorRecord } from '../store/monitors.js'
 import type { StatusIncidentRecord, StatusIncidentStore } from '../store/status-incidents.js'
 import type { StatusPageRecord } from '../store/status-pages.js'
 import type { StatusPageService } from './service.js'
-import { DomainError } from '../shared/domain-error.js'
+import { DomainError } from '../shared/index.js'
 import { publicName } from './model.js'
 
 /** Told of an incident made public or changed while public. */

@@ -21,7 +21,7 @@ import {
   type StatusPageStore,
 } from '../store/status-pages.js'
 import type { Store } from '../store/types.js'
-import { DomainError } from '../shared/domain-error.js'
+import { DomainError } from '../shared/index.js'
 
 const RESERVED = new Set<string>(RESERVED_SLUGS)
 

@@ -5,7 +5,7 @@
 import type { Finding, ProbeResult, Signal } from '../types.js'
 import { statusForScore } from '../thresholds.js'
 
-export { fmtBytes, fmtDuration } from '../../shared/units.js'
+export { fmtBytes, fmtDuration } from '../../shared/index.js'
 
 export type SignalFn = (probe: ProbeResult, now: Date) => Signal
 

@@ -6,7 +6,7 @@
  */
 import type { SavedCheck } from '../../contract/index.js'
 // the engine's own units, so the measured lines read like the messages above them
-import { fmtBytes as formatBytes, fmtDuration as formatDuration } from '../../shared/units.js'
+import { fmtBytes as formatBytes, fmtDuration as formatDuration } from '../../shared/index.js'
 
 type Details = Record<string, unknown> | undefined
 

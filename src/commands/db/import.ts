@@ -49,7 +49,7 @@ Shows a progress bar on a terminal, then a summary of what was copied. --json pr
     const { openLowdbStore } = await import('../../store/embedded/index.js')
     const { openPostgresStore } = await import('../../store/postgres/index.js')
     const { importDataDir, resealer, ImportError } = await import('../../store/postgres/import.js')
-    const { deriveSecretKey } = await import('../../shared/secret-box.js')
+    const { deriveSecretKey } = await import('../../shared/index.js')
     // the keys serve would use: embedded, the env key or the data dir's file; PostgreSQL, the env
     // key or one derived from the admin token (src/serve/start.ts)
     const envKey = process.env.SITEHEALTH_SECRET_KEY || undefined

@@ -1,5 +1,5 @@
 /** The signed-in account: its page, changing the password. */
-import { DomainError } from '../../shared/domain-error.js'
+import { DomainError } from '../../shared/index.js'
 import { clientOf, cookie, SESSION_COOKIE } from '../http.js'
 import { field, type Kit, type Routes } from '../kit.js'
 import { accountPage } from '../pages/account.js'

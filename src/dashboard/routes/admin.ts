@@ -1,5 +1,5 @@
 /** Admin pages: accounts (create, invite, grant credits, disable) and every key. */
-import { DomainError } from '../../shared/domain-error.js'
+import { DomainError } from '../../shared/index.js'
 import type { H3Event } from 'h3'
 import { type SignedIn } from '../../accounts/index.js'
 import { ACCOUNT_PATHS } from '../../contract/accounts.js'

@@ -1,5 +1,5 @@
 /** Signing in and out, signing up. */
-import { DomainError } from '../../shared/domain-error.js'
+import { DomainError } from '../../shared/index.js'
 import { clientOf, cookie, SESSION_COOKIE, seeOther } from '../http.js'
 import { field, type Handler, type Kit, type Routes } from '../kit.js'
 import { messagePage, signInPage, signUpPage } from '../pages/auth.js'

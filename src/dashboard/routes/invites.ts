@@ -1,5 +1,5 @@
 /** Invite and set-password links: the form, and signing up (or setting the password) through it. */
-import { DomainError } from '../../shared/domain-error.js'
+import { DomainError } from '../../shared/index.js'
 import { INVALID_LINK } from '../../accounts/index.js'
 import { ACCOUNT_PATHS } from '../../contract/accounts.js'
 import { pathFor } from '../../contract/routes.js'

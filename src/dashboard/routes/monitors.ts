@@ -9,7 +9,7 @@ import { MonitorCreate } from '../../contract/monitors.js'
 import type { MonitorService } from '../../monitors/index.js'
 import { RunRefused } from '../../runs/index.js'
 import { DEFAULT_CAPACITY_WAIT_MS } from '../../server/guard.js'
-import { validInput } from '../../shared/domain-error.js'
+import { validInput } from '../../shared/index.js'
 import { seeOther } from '../http.js'
 import { field, param, refusal, refusalStatus, type Kit, type Routes } from '../kit.js'
 import {

@@ -5,7 +5,7 @@
  */
 import { channelFingerprint } from '../../contract/fingerprint.js'
 import { providerFace, type Channel, type ChannelRequest, type ChannelType } from '../../contract/channels.js'
-import { newWebhookSecret, type SecretBox } from '../../shared/secret-box.js'
+import { newWebhookSecret, type SecretBox } from '../../shared/index.js'
 import type { ChannelRecord } from '../../store/monitors.js'
 import { ChannelFieldError, providerOf, type OpenChannel } from './providers/index.js'
 

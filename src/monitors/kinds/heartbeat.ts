@@ -15,7 +15,7 @@ import { hashKey } from '../../contract/api-key.js'
 import { GRACE } from '../../contract/monitoring.js'
 import type { MonitorDefinitionStore, MonitorRecord } from '../../store/monitors.js'
 import { nextId } from '../ids.js'
-import { DomainError } from '../../shared/domain-error.js'
+import { DomainError } from '../../shared/index.js'
 import { newMonitorFields, type KindRunDeps, type MonitorKind, type RunEnd } from './kind.js'
 
 const TOKEN = /^hb_([0-9a-f]{32})[A-Za-z0-9_-]{24}$/

@@ -18,7 +18,7 @@ import type { MaintenanceRecord, MaintenanceStore } from '../../store/maintenanc
 import type { MonitorDefinitionStore } from '../../store/monitors.js'
 import { nextId } from '../ids.js'
 import { currentOrNext, openAt } from './schedule.js'
-import { DomainError } from '../../shared/domain-error.js'
+import { DomainError } from '../../shared/index.js'
 
 const CACHE_MS = 5_000
 const CACHE_USERS = 10_000

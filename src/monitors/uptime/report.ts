@@ -18,7 +18,7 @@ import {
 import { BUCKET_MS, bucketStart, DAY_MS } from '../../store/rules/buckets.js'
 import type { HistoryStore, RollupBucket } from '../../store/history.js'
 import type { RunLogStore } from '../../store/run-log.js'
-import { DomainError } from '../../shared/domain-error.js'
+import { DomainError } from '../../shared/index.js'
 
 const NONE: UptimeWindows = { '24h': null, '7d': null, '30d': null }
 /** The default window of a report. */

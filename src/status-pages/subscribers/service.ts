@@ -14,7 +14,7 @@ import type { MonitorDefinitionStore } from '../../store/monitors.js'
 import type { StatusIncidentRecord } from '../../store/status-incidents.js'
 import type { StatusPageRecord, StatusPageStore } from '../../store/status-pages.js'
 import type { SubscriberRecord, SubscriberStore } from '../../store/status-subscribers.js'
-import { DomainError } from '../../shared/domain-error.js'
+import { DomainError } from '../../shared/index.js'
 import type { StatusPageService } from '../service.js'
 import { CONFIRM_DAYS, type LinkProblem, type LinkSigner } from './links.js'
 import {

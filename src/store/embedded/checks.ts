@@ -11,7 +11,7 @@ import type {
   NewCheck,
   Reservation,
 } from '../types.js'
-import { uuidv7, uuidv7Time } from '../../shared/uuid7.js'
+import { uuidv7, uuidv7Time } from '../../shared/index.js'
 import { iso, type LowdbContext } from './context.js'
 import { msOf, toRecord, type Shards, type StoredCheck, type UserShards } from './shards.js'
 import type { LowdbUsers } from './users.js'

@@ -19,7 +19,7 @@ import type {
   NewCheck,
   Reservation,
 } from '../types.js'
-import { isUuid, uuidv7 } from '../../shared/uuid7.js'
+import { isUuid, uuidv7 } from '../../shared/index.js'
 import { KeyedBatcher, type Each } from './batch.js'
 import type { Database } from './schema.js'
 

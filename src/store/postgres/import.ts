@@ -17,7 +17,7 @@
  * is written, so a missing or wrong key stops the import with nothing copied.
  */
 import { sql, type Kysely } from 'kysely'
-import { secretBox } from '../../shared/secret-box.js'
+import { secretBox } from '../../shared/index.js'
 import type { LowdbStore } from '../embedded/store.js'
 import type { MonitorRecord } from '../monitors.js'
 import type { LocatedBucket, RollupGranularity } from '../history.js'

@@ -38,7 +38,7 @@ import {
 import { readResponseTimes, readRuns, runInsertSql } from './runs.js'
 import { inline, KeyedBatcher, type Each } from './batch.js'
 import type { Database } from './schema.js'
-import { isUuid } from '../../shared/uuid7.js'
+import { isUuid } from '../../shared/index.js'
 
 /** A claim outlives the longest check (120 s) by a minute before another instance may take it. */
 export const DEFAULT_CLAIM_LEASE_MS = 180_000

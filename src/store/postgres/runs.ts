@@ -24,7 +24,7 @@ import type { Page, PageOptions } from '../monitors.js'
 import type { NewRun, RunRecord } from '../run-log.js'
 import { located } from '../rules/location.js'
 import type { Database } from './schema.js'
-import { isUuid } from '../../shared/uuid7.js'
+import { isUuid } from '../../shared/index.js'
 
 /** The codes of the run columns: a value's index. Append only: stored rows hold these numbers. */
 export const RUN_OUTCOMES = ['saved', 'failed', 'beat'] as const
