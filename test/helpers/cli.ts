@@ -115,9 +115,17 @@ export function expectEnvelope(r: Run, exit: number, code: string) {
 
 /** The URL of a loopback port nothing listens on (taken, then released). */
 export async function closedPortUrl(): Promise<string> {
-  const s = createServer()
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r))
-  const port = (s.address() as { port: number }).port
-  await new Promise<void>((r) => s.close(() => r()))
-  return `http://127.0.0.1:${port}`
+  // below the kernel's ephemeral range (32768 and up on Linux), so a server of a parallel test
+  // that listens on port 0 is never given it: a freed ephemeral port was, and the "dead" URL answered
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 10_000)
+    const s = createServer()
+    const free = await new Promise<boolean>((r) => {
+      s.once('error', () => r(false))
+      s.listen(port, '127.0.0.1', () => r(true))
+    })
+    if (!free) continue
+    await new Promise<void>((r) => s.close(() => r()))
+    return `http://127.0.0.1:${port}`
+  }
 }
