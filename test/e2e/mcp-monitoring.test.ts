@@ -3,54 +3,30 @@
  * monitor made with service_create_monitor (no url; its push URL in the result, once, and the push
  * URL works), and maintenance windows listed, created, updated and deleted with their own tools.
  */
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { publicApi, waitFor } from '../helpers/api.js'
-import { CLI, startServe, UNLIMITED, type Served } from '../helpers/serve.js'
+import { startMcpSession, toolText, type McpSession } from '../helpers/mcp.js'
+import { UNLIMITED } from '../helpers/serve.js'
 
-let served: Served
-let home: string
-let key: string
-let client: Client
+let s: McpSession
 const api = publicApi(
-  () => served.url,
-  () => key,
+  () => s.served.url,
+  () => s.key,
 )
-
-async function call(name: string, args: Record<string, unknown> = {}) {
-  return (await client.callTool({ name, arguments: args })) as CallToolResult
-}
-const text = (r: CallToolResult) => r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n')
+const call = (name: string, args: Record<string, unknown> = {}) => s.call(name, args)
+const text = toolText
 
 beforeAll(async () => {
-  served = await startServe({ args: ['--min-interval', '1', ...UNLIMITED, '--quiet'] })
-  home = await mkdtemp(join(tmpdir(), 'sitehealth-mcpmon-home-'))
-  key = (await served.createKey({ user: 'mcpmon', credits: 0 })).key
-  client = new Client({ name: 'test', version: '1.0.0' })
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [CLI, 'mcp'],
-      env: { PATH: process.env.PATH!, HOME: home, SITEHEALTH_API_URL: served.url, SITEHEALTH_API_KEY: key },
-      stderr: 'ignore',
-    }),
-  )
+  s = await startMcpSession({ serveArgs: ['--min-interval', '1', ...UNLIMITED, '--quiet'], user: 'mcpmon' })
 }, 120_000)
 
 afterAll(async () => {
-  await client?.close()
-  await served?.stop()
-  if (home) await rm(home, { recursive: true, force: true })
+  await s?.close()
 })
 
 describe('MCP monitoring tools', () => {
   it('creates a heartbeat monitor: no url, the push URL once, beats through it', async () => {
-    const { tools } = await client.listTools()
+    const { tools } = await s.client.listTools()
     const create = tools.find((t) => t.name === 'service_create_monitor')!
     expect(Object.keys(create.inputSchema.properties!)).toEqual(
       expect.arrayContaining(['type', 'url', 'interval_seconds', 'grace_seconds']),
@@ -95,7 +71,7 @@ describe('MCP monitoring tools', () => {
   }, 60_000)
 
   it('lists, creates, updates and deletes maintenance windows, as the API has them', async () => {
-    const { tools } = await client.listTools()
+    const { tools } = await s.client.listTools()
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]))
     expect(byName.service_list_maintenance_windows.annotations).toMatchObject({ readOnlyHint: true })
     expect(byName.service_delete_maintenance_window.annotations).toMatchObject({ destructiveHint: true })

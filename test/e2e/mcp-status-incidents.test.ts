@@ -3,49 +3,25 @@
  * `serve`: post an incident as a draft, publish it with an update, resolve it, list them; an
  * unknown page is a not_found tool error.
  */
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { publicApi } from '../helpers/api.js'
-import { CLI, startServe, UNLIMITED, type Served } from '../helpers/serve.js'
+import { startMcpSession, toolText, type McpSession } from '../helpers/mcp.js'
+import { UNLIMITED } from '../helpers/serve.js'
 
-let served: Served
-let home: string
-let key: string
-let client: Client
+let s: McpSession
 const api = publicApi(
-  () => served.url,
-  () => key,
+  () => s.served.url,
+  () => s.key,
 )
-
-async function call(name: string, args: Record<string, unknown> = {}) {
-  return (await client.callTool({ name, arguments: args })) as CallToolResult
-}
-const text = (r: CallToolResult) => r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n')
+const call = (name: string, args: Record<string, unknown> = {}) => s.call(name, args)
+const text = toolText
 
 beforeAll(async () => {
-  served = await startServe({ args: [...UNLIMITED, '--quiet'] })
-  home = await mkdtemp(join(tmpdir(), 'sitehealth-mcpinc-home-'))
-  key = (await served.createKey({ user: 'mcpinc', credits: 0 })).key
-  client = new Client({ name: 'test', version: '1.0.0' })
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [CLI, 'mcp'],
-      env: { PATH: process.env.PATH!, HOME: home, SITEHEALTH_API_URL: served.url, SITEHEALTH_API_KEY: key },
-      stderr: 'ignore',
-    }),
-  )
+  s = await startMcpSession({ serveArgs: [...UNLIMITED, '--quiet'], user: 'mcpinc' })
 }, 120_000)
 
 afterAll(async () => {
-  await client?.close()
-  await served?.stop()
-  if (home) await rm(home, { recursive: true, force: true })
+  await s?.close()
 })
 
 describe('MCP status-page incident tools', () => {
@@ -61,7 +37,7 @@ describe('MCP status-page incident tools', () => {
     expect(created.isError, text(created)).toBeFalsy()
     const inc = created.structuredContent as { id: string; draft: boolean }
     expect(inc.draft).toBe(true)
-    expect(await (await fetch(`${served.url}/status/mcp-inc`)).text()).not.toContain('Search is slow')
+    expect(await (await fetch(`${s.served.url}/status/mcp-inc`)).text()).not.toContain('Search is slow')
 
     const updated = await call('service_update_status_incident', {
       status_page_id: page.id,
@@ -71,7 +47,7 @@ describe('MCP status-page incident tools', () => {
       message: 'An index rebuild.',
     })
     expect(updated.structuredContent).toMatchObject({ draft: false, status: 'identified' })
-    expect(await (await fetch(`${served.url}/status/mcp-inc`)).text()).toContain('Search is slow')
+    expect(await (await fetch(`${s.served.url}/status/mcp-inc`)).text()).toContain('Search is slow')
 
     const resolved = await call('service_resolve_status_incident', {
       status_page_id: page.id,
