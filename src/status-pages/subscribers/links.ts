@@ -65,8 +65,10 @@ export class LinkSigner {
     if (token.length > 2048) return 'invalid'
     const [data, sig, extra] = token.split('.')
     if (!data || !sig || extra !== undefined) return 'invalid'
-    const want = this.mac(data)
-    const got = Buffer.from(sig, 'base64url')
+    // Compared as text, not as decoded bytes: base64url decoding ignores the unused bits of the
+    // last character, so several spellings decode to one MAC, and only the one issued may open.
+    const want = Buffer.from(this.mac(data).toString('base64url'))
+    const got = Buffer.from(sig)
     if (got.length !== want.length || !timingSafeEqual(got, want)) return 'invalid'
     let claim: Claim
     try {
