@@ -1,8 +1,9 @@
 /**
  * One convention for end-to-end tests: a test that starts the built CLI (its `serve`, `mcp` or any
  * command, through test/helpers/serve.ts or test/helpers/cli.ts) lives in test/e2e/,
- * named like every other test, so the Node 22 and 24 pass of .ci/run (`vitest run test/e2e`) runs
- * every one of them but the few it names as testing services and Chromium rather than Node.
+ * named like every other test, so the Node 22 and 24 passes of .ci/run (`vitest run test/e2e`, one
+ * shard each) run every one of them but the few it names as testing services and Chromium rather
+ * than Node.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
@@ -38,7 +39,8 @@ describe('end-to-end test files', () => {
   it('run on Node 22 and 24 in .ci/run, all but the named service, browser and attack files', () => {
     const ci = readFileSync(join(ROOT, '.ci', 'run'), 'utf8')
     expect(ci).toMatch(/for major in 22 24; do/)
-    expect(ci).toMatch(/npx vitest run test\/e2e "\$\{EXCLUDES\[@\]\}"\n/)
+    expect(ci).toMatch(/npx vitest run test\/e2e "\$\{EXCLUDES\[@\]\}" --shard="\$shard\/2"\n/)
+    expect(ci).toMatch(/shard=1\n/)
     const once = [...(ci.match(/ON_NODE_ONLY_ONCE=\(([^)]*)\)/)?.[1] ?? '').matchAll(/'([^']+)'/g)].map(
       (m) => m[1],
     )
