@@ -34,6 +34,7 @@ describe('subscriber links', () => {
     const confirm = signer.confirmToken('p', 'a@example.test', Date.now() - 8 * 86_400_000)
     expect(signer.open(confirm, 'confirm')).toBe('expired')
     expect(signer.open(confirm, 'unsubscribe')).toBe('invalid')
-    for (const junk of ['', '.', 'a.b', 'a.b.c', 'x'.repeat(3000)]) expect(signer.open(junk, 'confirm')).toBe('invalid')
+    for (const junk of ['', '.', 'a.b', 'a.b.c', 'x'.repeat(3000)])
+      expect(signer.open(junk, 'confirm')).toBe('invalid')
   })
 })
