@@ -1,7 +1,7 @@
 /**
  * Reading `sitehealth.yaml`: YAML parsed by the `yaml` package (it keeps every node's position),
  * `${VAR}` substituted in channel values from the environment, validated against the file shape
- * (file-schema.ts), then checked across sections (refs unique, channels and monitors that
+ * (contract/file-schema.ts), then checked across sections (refs unique, channels and monitors that
  * exist). Every problem is reported as `FILE:LINE:COL: message`, all at once, before anything is
  * applied.
  */
@@ -12,7 +12,13 @@ import { readTargetUrl } from '../contract/index.js'
 import { providerFace, type ChannelType } from '../contract/channels.js'
 import { MONITOR_TYPE_FACES, typeFace } from '../contract/monitor-types/index.js'
 import { parseEvery } from '../monitors/interval.js'
-import { SitehealthFile, type FileMaintenance, type FileMonitor, type FileStatusPage } from './file-schema.js'
+import {
+  PLACEHOLDER,
+  SitehealthFile,
+  type FileMaintenance,
+  type FileMonitor,
+  type FileStatusPage,
+} from '../contract/file-schema.js'
 
 export const DEFAULT_FILE = 'sitehealth.yaml'
 
@@ -85,12 +91,10 @@ class Locator {
   }
 }
 
-const VAR = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$\$/g
-
 /** `${VAR}` from the environment (`$$` is a literal `$`); the names that are missing. */
 export function substitute(text: string, env: NodeJS.ProcessEnv): { value: string; missing: string[] } {
   const missing: string[] = []
-  const value = text.replace(VAR, (whole, name: string | undefined) => {
+  const value = text.replace(PLACEHOLDER, (whole, name: string | undefined) => {
     if (whole === '$$') return '$'
     const v = env[name!]
     if (v === undefined || v === '') {
@@ -150,12 +154,14 @@ function crossCheck(
     const { value, missing } = substitute(source, env)
     for (const v of missing)
       problems.push(`${where.at(['channels', name, field])}: environment variable ${v} is not set`)
-    channels.set(name, {
-      name,
-      type: ch.type,
-      target: face.fields[field].trim ? value.trim() : value,
-      source,
-    })
+    const target = face.fields[field].trim ? value.trim() : value
+    // a placeholder passed the file's shape; its value must pass the field's own
+    const checked = missing.length === 0 && value !== source && face.fields[field].schema.safeParse(target)
+    if (checked && !checked.success)
+      problems.push(
+        `${where.at(['channels', name, field])}: ${issueMessage(checked.error.issues[0])} (the value of ${source})`,
+      )
+    channels.set(name, { name, type: ch.type, target, source })
   }
   const refs = new Set<string>()
   const monitors: LoadedMonitor[] = []

@@ -5,7 +5,7 @@
  */
 import type { SitehealthClient } from '../client/client.js'
 import type { MaintenanceWindow, WeeklySchedule } from '../contract/monitoring.js'
-import type { FileMaintenance } from './file-schema.js'
+import type { FileMaintenance } from '../contract/file-schema.js'
 
 /** A window with its monitors still by ref (ids are known only once monitors exist). */
 export interface WindowBody {

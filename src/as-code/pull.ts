@@ -12,7 +12,7 @@ import { GRACE } from '../contract/monitoring.js'
 import { DEFAULT_MONITOR_TYPE } from '../contract/monitor-types/index.js'
 import { formatEvery } from '../monitors/interval.js'
 import { defaultName } from '../monitors/names.js'
-import { SCHEMA_ID } from './file-schema.js'
+import { schemaUrl } from '../contract/file-schema.js'
 import { pullWindows } from './maintenance.js'
 import type { Current } from './plan.js'
 
@@ -46,7 +46,8 @@ function channelNames(monitors: Monitor[]) {
   return byPrint
 }
 
-export function pullFile(current: Current): Pulled {
+/** The file of `current`; `apiBase` is the server it came from, whose schema the modeline names. */
+export function pullFile(current: Current, apiBase: string): Pulled {
   const managed = current.monitors.filter((m) => m.ref).sort((a, b) => (a.id < b.id ? -1 : 1))
   const names = channelNames(managed)
   const variables: string[] = []
@@ -103,7 +104,7 @@ export function pullFile(current: Current): Pulled {
   if (status_pages.length) doc.status_pages = status_pages
   if (windows.maintenance.length) doc.maintenance = windows.maintenance
   const header = [
-    `# yaml-language-server: $schema=${SCHEMA_ID}`,
+    `# yaml-language-server: $schema=${schemaUrl(apiBase)}`,
     '# Written by `sitehealth pull`. Deploy with `sitehealth deploy`.',
     ...(variables.length
       ? [

@@ -21,7 +21,7 @@ Secrets are never written: a channel deployed from a file comes back as that fil
   async run(): Promise<void> {
     const client = await this.client()
     const current = await this.spin('Reading the account…', () => fetchCurrent(client))
-    const pulled = pullFile(current)
+    const pulled = pullFile(current, client.baseUrl)
     if (pulled.skipped.monitors > 0)
       this.terminal.notice(`Left out ${pulled.skipped.monitors} monitor(s) without a ref.`)
     if (pulled.skipped.status_pages > 0)

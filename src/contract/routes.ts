@@ -13,6 +13,8 @@ export const PATHS = {
   adminCredits: '/api/admin/v1/users/:user/credits',
   openapi: '/openapi.json',
   docs: '/docs',
+  /** The JSON Schema of `sitehealth.yaml`, for editors (`pull` points its modeline here). */
+  fileSchema: '/schema/sitehealth.schema.json',
 } as const
 
 /** Fill `:name` placeholders of a path, encoding each value. */

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto'
 import { H3, HTTPError, type H3Event } from 'h3'
 import type { ErrorEnvelope } from '../contract/schemas.js'
 import { PATHS } from '../contract/routes.js'
+import { fileJsonSchema, schemaUrl } from '../contract/file-schema.js'
 import type { ServerOptions } from './context.js'
 import { renderDocs } from './docs.js'
 import {
@@ -103,7 +104,7 @@ export interface App {
   failures: FailureBudget
 }
 
-/** `/openapi.json` and `/docs`, written for this server's limits. */
+/** `/openapi.json` and `/docs`, written for this server's limits, and the schema of `sitehealth.yaml`. */
 function documentationRoutes(
   opts: ServerOptions,
   capacity: CheckCapacity,
@@ -121,13 +122,24 @@ function documentationRoutes(
   }
   const openapi = buildOpenApi(docLimits)
   const docsHtml = renderDocs(openapi, docLimits)
+  const fileSchema = fileJsonSchema()
+  const originOf = (event: H3Event) => (opts.publicUrl ?? event.url.origin).replace(/\/+$/, '')
 
   return {
     [PATHS.openapi]: {
-      GET: (event) => {
-        const origin = (opts.publicUrl ?? event.url.origin).replace(/\/+$/, '')
-        return { ...openapi, servers: [{ url: origin }] }
-      },
+      GET: (event) => ({ ...openapi, servers: [{ url: originOf(event) }] }),
+    },
+    [PATHS.fileSchema]: {
+      GET: (event) =>
+        new Response(JSON.stringify({ $id: schemaUrl(originOf(event)), ...fileSchema }), {
+          headers: {
+            'content-type': 'application/schema+json',
+            'cache-control': 'public, max-age=3600',
+            // editors fetch it from their own origin-less context
+            'access-control-allow-origin': '*',
+            'x-content-type-options': 'nosniff',
+          },
+        }),
     },
     [PATHS.docs]: {
       GET: () =>

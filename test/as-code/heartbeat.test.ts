@@ -63,7 +63,7 @@ describe('heartbeat monitors as code', () => {
       status_pages: [],
     }
     expect(makePlan(loaded, current, { prune: true }).items).toEqual([])
-    const pulled = pullFile(current)
+    const pulled = pullFile(current, 'http://127.0.0.1:8787')
     expect(pulled.text).toMatch(/type: heartbeat/)
     expect(pulled.text).toMatch(/grace: 10m/)
     expect(makePlan(loadText(pulled.text, 'pulled.yaml', {}), current, { prune: true }).items).toEqual([])
@@ -145,7 +145,7 @@ describe('heartbeat monitors as code', () => {
       }),
     }
     expect(makePlan(loaded, current, { prune: true }).items).toEqual([])
-    const pulled = pullFile(current)
+    const pulled = pullFile(current, 'http://127.0.0.1:8787')
     expect(makePlan(loadText(pulled.text, 'pulled.yaml', {}), current, { prune: true }).items).toEqual([])
     // without them in the file, --prune deletes the window over ref'd monitors, not the one over all
     const bare = loadText(FILE, 'sitehealth.yaml', {})

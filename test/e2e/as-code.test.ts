@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { XMLParser } from 'fast-xml-parser'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { fileJsonSchema } from '../../src/as-code/file-schema.js'
+import { fileJsonSchema } from '../../src/contract/file-schema.js'
 import { startServe, type Served } from '../helpers/serve.js'
 import { cliRunner } from '../helpers/cli.js'
 
@@ -190,6 +190,14 @@ describe('sitehealth deploy / pull / test', () => {
       const text = await readFile(pulled, 'utf8')
       expect(text).toContain('${HOOK_URL}')
       expect(text).not.toContain('127.0.0.1:9/hook')
+      // the modeline names the schema this server serves (it named an unclaimed registry package)
+      const schemaAt = `${served.url}/schema/sitehealth.schema.json`
+      expect(text.split('\n')[0]).toBe(`# yaml-language-server: $schema=${schemaAt}`)
+      const schema = await fetch(schemaAt)
+      expect(schema.headers.get('content-type')).toBe('application/schema+json')
+      const { $id, ...rest } = (await schema.json()) as Record<string, unknown>
+      expect($id).toBe(schemaAt)
+      expect(rest).toEqual(JSON.parse(JSON.stringify(fileJsonSchema())))
       const r = await cli(['deploy', '--file', pulled], { env: env() })
       expect(r.stdout.trim()).toBe('No changes.')
     },

@@ -1,15 +1,17 @@
 /**
  * The shape of `sitehealth.yaml` (docs/decisions.md#monitors-as-code), built from the same zod
  * shapes the API validates with, so the file, the API and the shipped JSON Schema
- * (`schema/sitehealth.schema.json`, generated from this by `scripts/build-schema.js`) can never
+ * (`schema/sitehealth.schema.json`, generated from this by `scripts/build-schema.js`, and served by
+ * `serve` at `PATHS.fileSchema`) can never
  * disagree. A monitor here is a MonitorCreate with a required `ref`, `every` instead of
  * interval_seconds, and channels by name; a status page lists monitors by ref.
  */
 import { z } from 'zod'
-import { channelRequestsText } from '../contract/channels.js'
-import { ChannelRequest, HttpMonitorCreate, MonitorRef, MonitorTypeField } from '../contract/monitors.js'
-import { StatusPageCreate } from '../contract/status-pages.js'
-import { MaintenanceCreate, maintenanceProblem } from '../contract/monitoring.js'
+import { channelRequestsText, providerFace, type ChannelType } from './channels.js'
+import { ChannelRequest, HttpMonitorCreate, MonitorRef, MonitorTypeField } from './monitors.js'
+import { StatusPageCreate } from './status-pages.js'
+import { MAX_URL_LENGTH, PATHS } from './routes.js'
+import { MaintenanceCreate, maintenanceProblem } from './monitoring.js'
 
 export const NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$'
 const ChannelName = z
@@ -28,13 +30,29 @@ const Every = z
   ])
   .meta({ description: 'How often: 90s, 5m, 1h, 1d, or seconds (default 5m).' })
 
-/** A channel as written in the file: the request shape without the labels deploy adds itself. */
+/** `${VAR}` (`$$` is a literal `$`): a value taken from the environment when deploying. */
+export const PLACEHOLDER = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$\$/g
+const Placeholder = z
+  .string()
+  .max(MAX_URL_LENGTH)
+  .regex(/\$\{[A-Za-z_][A-Za-z0-9_]*\}/, { message: 'not a ${VAR} placeholder' })
+  .meta({ description: 'A value holding ${VAR}, taken from the environment when deploying.' })
+
+/**
+ * A channel as written in the file: the request shape without the labels deploy adds itself, each
+ * of the provider's fields either its value or a value holding `${VAR}` (checked against the field's
+ * own schema once substituted, in load.ts), so an editor validating with the schema takes both.
+ */
 const FileChannel = z
   .discriminatedUnion(
     'type',
-    (ChannelRequest.options as readonly z.ZodObject[]).map((o) =>
-      o.omit({ name: true, source: true }),
-    ) as unknown as [z.ZodObject, ...z.ZodObject[]],
+    (ChannelRequest.options as readonly z.ZodObject[]).map((o) => {
+      const face = providerFace(o.shape.type.value as ChannelType)
+      const fields = Object.fromEntries(
+        Object.entries(face.fields).map(([k, f]) => [k, z.union([f.schema, Placeholder])]),
+      )
+      return o.omit({ name: true, source: true }).extend(fields)
+    }) as unknown as [z.ZodObject, ...z.ZodObject[]],
   )
   .meta({
     description: `${channelRequestsText()}. Values may use \${VAR} (taken from the environment when deploying, never written to a file).`,
@@ -106,10 +124,19 @@ export const SitehealthFile = z
 export type SitehealthFile = z.infer<typeof SitehealthFile>
 export type FileChannel = z.infer<typeof FileChannel>
 
-export const SCHEMA_ID = 'https://unpkg.com/sitehealth/schema/sitehealth.schema.json'
+/**
+ * Where a server serves the schema: `serve` answers it, and `pull` points the editor modeline at
+ * the server it talks to. Never a package-registry URL: a name on a registry that we do not hold
+ * could be claimed by anyone and would then decide what editors fetch.
+ */
+export function schemaUrl(apiBase: string): string {
+  return `${apiBase.replace(/\/+$/, '')}${PATHS.fileSchema}`
+}
 
-/** The JSON Schema that ships as schema/sitehealth.schema.json (input side: what a file may say). */
+/**
+ * The JSON Schema that ships as schema/sitehealth.schema.json and that `serve` serves with its own
+ * URL as `$id` (input side: what a file may say).
+ */
 export function fileJsonSchema(): Record<string, unknown> {
-  const schema = z.toJSONSchema(SitehealthFile, { target: 'draft-2020-12', io: 'input' })
-  return { ...schema, $id: SCHEMA_ID }
+  return z.toJSONSchema(SitehealthFile, { target: 'draft-2020-12', io: 'input' })
 }
