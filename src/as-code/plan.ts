@@ -13,6 +13,7 @@ import { defaultName } from '../monitors/names.js'
 import { DEFAULT_DOWN_AFTER, DEFAULT_RECOVER_AFTER, INTERVAL } from '../contract/monitors.js'
 import { GRACE } from '../contract/monitoring.js'
 import { typeFace } from '../contract/monitor-types/index.js'
+import { normalizeTags } from '../contract/tags.js'
 import type { StatusPage, StatusPageCreate } from '../contract/status-pages.js'
 import type { Loaded, LoadedMonitor } from './load.js'
 import type { MaintenanceWindow } from '../contract/monitoring.js'
@@ -80,6 +81,7 @@ export function desiredMonitor(m: LoadedMonitor, loaded: Loaded): MonitorCreate 
       remind_every_minutes: m.alerts?.remind_every_minutes ?? null,
     },
     ...(url === undefined ? {} : { assertions: m.assertions ?? [] }),
+    tags: normalizeTags(m.tags ?? []),
     channels: m.channels.map((name): ChannelRequest => {
       const c = loaded.channels.get(name)!
       return { ...channelRequestOf(c.type, c.target), name, source: c.source } as ChannelRequest
@@ -116,6 +118,7 @@ export function monitorChanges(cur: Monitor, want: MonitorCreate, paused?: boole
   push('interval_seconds', cur.interval_seconds, want.interval_seconds)
   for (const [k, v] of Object.entries(want.alerts ?? {}))
     push(`alerts.${k}`, (cur.alerts as Partial<AlertsView>)[k as keyof AlertsView] ?? null, v)
+  if (want.tags !== undefined) push('tags', cur.tags, want.tags)
   if (want.assertions !== undefined)
     push('assertions', cur.assertions.map(describeAssertion), want.assertions.map(describeAssertion))
   const names = (cs: { name?: string | null; type: string }[]) => cs.map((c) => c.name ?? c.type)

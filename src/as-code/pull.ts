@@ -85,6 +85,7 @@ export function pullFile(current: Current, apiBase: string): Pulled {
         comparison: a.comparison,
         ...(a.target !== undefined && a.target !== null ? { target: a.target } : {}),
       }))
+    if (m.tags.length) out.tags = m.tags
     if (m.channels.length) out.channels = m.channels.map((c) => names.get(c.fingerprint)!.name)
     return out
   })

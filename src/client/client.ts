@@ -156,10 +156,11 @@ function retryable(err: ApiError, method: string): boolean {
 type Auth = 'none' | 'key' | 'admin'
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE'
 
-function query(params: { limit?: number; cursor?: string }): string {
+function query(params: { limit?: number; cursor?: string; tag?: string[] }): string {
   const q = new URLSearchParams()
   if (params.limit !== undefined) q.set('limit', String(params.limit))
   if (params.cursor !== undefined) q.set('cursor', params.cursor)
+  for (const t of params.tag ?? []) q.append('tag', t)
   const qs = q.toString()
   return qs ? `?${qs}` : ''
 }
@@ -201,7 +202,8 @@ export class SitehealthClient {
   createMonitor(body: MonitorCreate): Promise<Monitor> {
     return this.call('POST', MONITOR_PATHS.monitors, 'key', body)
   }
-  listMonitors(params: { limit?: number; cursor?: string } = {}): Promise<MonitorList> {
+  /** `tag`: only monitors matching each (`env:prod`, or a bare `env` for any value). */
+  listMonitors(params: { limit?: number; cursor?: string; tag?: string[] } = {}): Promise<MonitorList> {
     return this.call('GET', MONITOR_PATHS.monitors + query(params), 'key')
   }
   getMonitor(id: string): Promise<Monitor> {

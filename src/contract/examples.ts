@@ -251,6 +251,7 @@ const monitorCreate: MonitorCreate = {
   url: 'https://shop.example.com/',
   interval_seconds: 300,
   name: 'Shop',
+  tags: ['env:prod', 'team:web'],
   alerts: { down_after: 2, min_score: 70, recover_after: 1, remind_every_minutes: 60 },
   channels: [
     { type: 'webhook', url: 'https://hooks.example.com/sitehealth' },
@@ -267,6 +268,7 @@ const monitor: Monitor = {
     { source: 'status_code', comparison: 'equals', target: 200 },
     { source: 'text_body', comparison: 'contains', target: 'Add to cart' },
   ],
+  tags: ['env:prod', 'team:web'],
   uptime: { '24h': 100, '7d': 99.93, '30d': 99.71 },
   id: MONITOR_ID,
   ref: 'shop',

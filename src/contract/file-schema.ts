@@ -72,6 +72,7 @@ export const FileMonitor = z
     paused: z.boolean().optional().meta({ description: 'Keep the monitor paused (default: not managed).' }),
     alerts: M.alerts,
     assertions: M.assertions,
+    tags: M.tags,
     channels: z
       .array(ChannelName)
       .max(10)

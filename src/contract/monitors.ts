@@ -8,6 +8,7 @@ import { MAX_URL_LENGTH } from './routes.js'
 import { PAGESPEED_METHODS, RiskLevel } from './schemas.js'
 import { AssertionResult, Assertions, GRACE, UptimeWindows } from './monitoring.js'
 import { CHANNEL_TYPES, Channel, ChannelRequest } from './channels.js'
+import { Tags } from './tags.js'
 
 export { CHANNEL_TYPES, Channel, ChannelRequest, type ChannelType } from './channels.js'
 
@@ -143,6 +144,7 @@ const MonitorTail = {
   name: Name.optional(),
   alerts: Alerts.optional(),
   channels: Channels.optional(),
+  tags: Tags.optional(),
 }
 
 const TYPE_WORDS = 'http (default): the service checks `url`; heartbeat: your job calls push_url.'
@@ -221,6 +223,7 @@ export const MonitorPatch = z
       description:
         'Replaces the channel list; a channel equal to an existing one (same type and URL or address) keeps its id and secret.',
     }),
+    tags: Tags.optional().meta({ description: 'Replaces the tags ([] removes them).' }),
   })
   .meta({ id: 'MonitorPatch' })
 export type MonitorPatch = z.infer<typeof MonitorPatch>
@@ -277,6 +280,7 @@ export const Monitor = z
     alerts: AlertsView,
     channels: z.array(Channel),
     assertions: Assertions,
+    tags: z.array(z.string()).meta({ description: 'Its tags, `name` or `name:value`, sorted.' }),
     uptime: UptimeWindows,
     push_url: z.string().optional().meta({
       format: 'uri',

@@ -32,6 +32,8 @@ export interface MonitorEdit {
   min_score: number | null
   /** One assertion per line, as the CLI writes them. */
   assertions: string[]
+  /** Its tags, as typed (split at spaces and commas). */
+  tags: string[]
   /** Heartbeat monitors only: the new grace, seconds (NaN when what was typed is not a number). */
   grace_seconds?: number
 }
@@ -139,6 +141,7 @@ export function editPatch(edit: MonitorEdit): MonitorPatch {
       ...(edit.grace_seconds !== undefined ? { grace_seconds: edit.grace_seconds } : {}),
       alerts: { down_after: edit.down_after, min_score: edit.min_score },
       assertions,
+      tags: edit.tags,
     },
     'monitor',
   )

@@ -35,6 +35,8 @@ export interface MonitorView {
   channels: Array<{ id: string; type: string; target: string }>
   /** Each assertion as the CLI writes it (`status_code equals 200`). */
   assertions: string[]
+  /** Its tags, `name` or `name:value`, sorted. */
+  tags: string[]
 }
 
 /** A monitor in the list: its view and its newest runs (newest first), for the bar of recent runs. */

@@ -22,6 +22,7 @@ import { CHANNEL_TYPES, channelShapesText, listWords, providerFace } from '../co
 import { MAX_URL_LENGTH, PAGE_SIZES, TARGET_URL_PATTERN } from '../contract/index.js'
 import { GRACE, GRANULARITIES, UptimeReport } from '../contract/monitoring.js'
 import { MONITOR_TYPE_FACES, typeFace } from '../contract/monitor-types/index.js'
+import { MAX_TAGS, Tag, Tags } from '../contract/tags.js'
 import { toolTarget } from './target.js'
 
 export const MONITOR_TOOL_NAMES = [
@@ -51,6 +52,9 @@ const ListInput = {
     .string()
     .optional()
     .meta({ description: 'The `next_cursor` of the previous page, for the next (older) page.' }),
+  tag: z.array(Tag).max(MAX_TAGS).optional().meta({
+    description: 'Only monitors with each of these tags: `env:prod`, or a bare `env` for any value of it.',
+  }),
 }
 
 const CreateInput = {
@@ -101,6 +105,7 @@ const CreateInput = {
     .meta({
       description: `Where alerts go: ${channelShapesText()}. ${signedText()}`,
     }),
+  tags: Tags.optional(),
 }
 
 /** "A webhook channel's signing secret is in the result, once." */
@@ -134,9 +139,9 @@ export function registerMonitorTools(
       outputSchema: MonitorList.shape,
       annotations: { ...READ_ONLY, title: 'Monitors' },
     },
-    async ({ limit, cursor }) => {
+    async ({ limit, cursor, tag }) => {
       try {
-        const body = await getClient().listMonitors({ limit, cursor })
+        const body = await getClient().listMonitors({ limit, cursor, tag })
         const lines = body.monitors.map(
           (m) =>
             `- ${m.name} (${m.url}): ${m.state}` +
@@ -144,7 +149,9 @@ export function registerMonitorTools(
               ? `, uptime ${m.uptime['24h'] ?? '-'}% (24 h), ${m.uptime['30d']}% (30 d)`
               : '') +
             (m.last_check ? `, health ${m.last_check.health_score}/100` : '') +
-            `, every ${m.interval_seconds} s (id ${m.id})`,
+            `, every ${m.interval_seconds} s` +
+            (m.tags.length ? `, tags ${m.tags.join(' ')}` : '') +
+            ` (id ${m.id})`,
         )
         const text =
           body.monitors.length === 0
@@ -238,6 +245,7 @@ function createMonitor(getClient: () => SitehealthClient, fail: (err: unknown) =
     name,
     min_score,
     channels,
+    tags,
   }: {
     type?: MonitorType
     url?: string
@@ -246,12 +254,14 @@ function createMonitor(getClient: () => SitehealthClient, fail: (err: unknown) =
     name?: string
     min_score?: number
     channels?: unknown[]
+    tags?: string[]
   }): Promise<CallToolResult> => {
     const common: Partial<MonitorCreate> = {
       ...(interval_seconds !== undefined ? { interval_seconds } : {}),
       ...(name !== undefined ? { name } : {}),
       ...(min_score !== undefined ? { alerts: { min_score } } : {}),
       ...(channels ? { channels: channels as Ch[] } : {}),
+      ...(tags ? { tags } : {}),
     }
     if (!typeFace(type).url) {
       try {

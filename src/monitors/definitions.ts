@@ -3,6 +3,7 @@
  * (input.ts) and each type's own fields left to its kind (kinds/).
  */
 import type { MonitorCreate, MonitorPatch } from '../contract/monitors.js'
+import { normalizeTags } from '../contract/tags.js'
 import type { MonitorDefinitionStore, MonitorRecord } from '../store/monitors.js'
 import { refTaken, type MonitorInput } from './input.js'
 import { kindOf } from './kinds/index.js'
@@ -78,6 +79,7 @@ export class MonitorDefinitions {
     if (next.url !== prev.url && isHostName(next.name, prev.url)) next.name = defaultName(next.url)
     if (patch.assertions !== undefined) next.assertions = patch.assertions
     if (patch.ref !== undefined) next.ref = patch.ref
+    if (patch.tags !== undefined) next.tags = normalizeTags(patch.tags)
     if (patch.alerts !== undefined) next.alerts = input.alertRules(patch.alerts, prev.alerts)
     if (patch.channels !== undefined) next.channels = input.channels(patch.channels, prev.channels, secrets)
     if (patch.paused === true && !prev.paused)

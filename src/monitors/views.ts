@@ -46,6 +46,7 @@ export function monitorView(m: MonitorRecord, x: MonitorViewExtras = {}): Monito
     alerts: alertsOf(m),
     channels: m.channels.map((c) => channelView(c, secrets.get(c.id))),
     assertions: m.assertions ?? [],
+    tags: m.tags ?? [],
     uptime: x.uptime ?? NO_UPTIME,
     ...(x.pushUrl !== undefined ? { push_url: x.pushUrl } : {}),
   }

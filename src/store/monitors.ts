@@ -97,6 +97,8 @@ export interface MonitorRecord {
   memory: MonitorMemory
   /** Absent in records made before assertions: none. */
   assertions?: Assertion[]
+  /** Its tags, `name` or `name:value`, each once, sorted (absent in records older than the field: none). */
+  tags?: string[]
   /** Heartbeat monitors: seconds a beat may be late past the interval. */
   grace_seconds?: number | null
   /** Heartbeat monitors: SHA-256 hex of the push token (the token itself is shown once). */
@@ -125,6 +127,11 @@ export interface PageOptions {
   before?: string
 }
 
+/** A page of a user's monitors, only those matching every tag of `tags` (contract/tags.ts `tagsMatch`). */
+export interface MonitorListQuery extends PageOptions {
+  tags?: string[]
+}
+
 export interface CreateMonitorOptions {
   /**
    * The most monitors the user may have: with as many already, MonitorLimitError and nothing
@@ -147,8 +154,8 @@ export interface MonitorDefinitionStore {
   getMonitorById(id: string): Promise<MonitorRecord | undefined>
   /** Several monitors of any user in one read (a status page's), in the order of `ids`; unknown ids skipped. */
   getMonitorsById(ids: string[]): Promise<MonitorRecord[]>
-  /** Newest first. */
-  listMonitors(userId: string, opts: PageOptions): Promise<Page<MonitorRecord>>
+  /** Newest first; with `tags`, only the monitors matching each (`?tag=env` matches `env:prod`). */
+  listMonitors(userId: string, opts: MonitorListQuery): Promise<Page<MonitorRecord>>
   /** Every monitor of a user (credit pauses and resumes). */
   userMonitors(userId: string): Promise<MonitorRecord[]>
   /**

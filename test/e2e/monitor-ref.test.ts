@@ -72,8 +72,8 @@ describe('monitor ref', () => {
     expect(m.ref).toBe('shop-home')
     const list = await cli(['monitors', 'list'], { env })
     expect(list.stderr).toBe('')
-    // into a pipe: tab-separated, the ref last
-    expect(list.stdout.trim().split('\n')[0].split('\t').at(-1)).toBe('shop-home')
+    // into a pipe: tab-separated, the ref after the columns it had before (the tags follow it)
+    expect(list.stdout.trim().split('\n')[0].split('\t').at(-2)).toBe('shop-home')
     const get = await cli(['monitors', 'get', m.id], { env })
     expect(get.stdout).toMatch(/ref\s+shop-home/)
     const json = JSON.parse((await cli(['monitors', 'list', '--json'], { env })).stdout)

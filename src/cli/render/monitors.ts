@@ -28,6 +28,7 @@ export function renderMonitor(view: View, m: Monitor, bin = 'sitehealth'): strin
     `${style.bold(m.name)}  ${paintState(style, m.state)}`,
     ...fields(view, [
       ['ref', m.ref ?? '-'],
+      ['tags', m.tags.length ? m.tags.join(' ') : '-'],
       ['url', m.url ?? `- (${typeFace(m.type).noun})`],
       [
         'every',
@@ -92,10 +93,17 @@ const stateColour = (style: Style, state: string): Paint | undefined =>
         ? style.red
         : style.dim
 
-export function renderMonitorList(view: View, page: MonitorList, bin = 'sitehealth'): string {
+export function renderMonitorList(
+  view: View,
+  page: MonitorList,
+  bin = 'sitehealth',
+  tags: string[] = [],
+): string {
   const { style } = view
   if (page.monitors.length === 0)
-    return `No monitors. Create one with \`${bin} monitors create https://example.com\`.`
+    return tags.length
+      ? `No monitors with ${tags.map((t) => `tag ${t}`).join(' and ')}.`
+      : `No monitors. Create one with \`${bin} monitors create https://example.com\`.`
   const t = renderTable(
     view,
     [
@@ -108,6 +116,7 @@ export function renderMonitorList(view: View, page: MonitorList, bin = 'siteheal
       { header: 'next run', dropOrder: 1 },
       // last, so scripts that cut the tab-separated columns before it keep working
       { header: 'ref', shrink: true, minWidth: 4, dropOrder: 3 },
+      { header: 'tags', shrink: true, minWidth: 4, dropOrder: 4 },
     ],
     page.monitors.map((m) => [
       idCell(m.id),
@@ -118,13 +127,16 @@ export function renderMonitorList(view: View, page: MonitorList, bin = 'siteheal
       m.last_check ? `${m.last_check.health_score}/100` : '-',
       { text: formatTime(m.next_run_at), full: m.next_run_at ?? '' },
       m.ref ?? '-',
+      m.tags.length ? m.tags.join(',') : '-',
     ]),
   )
   if (!view.tty) return t
   const n = `${page.monitors.length} monitor${page.monitors.length === 1 ? '' : 's'}`
   return [
     t,
-    page.next_cursor ? `${n}. Next page: ${bin} monitors list --cursor ${page.next_cursor}` : `${n}.`,
+    page.next_cursor
+      ? `${n}. Next page: ${bin} monitors list --cursor ${page.next_cursor}${tags.map((t) => ` --tag ${t}`).join('')}`
+      : `${n}.`,
   ].join('\n')
 }
 

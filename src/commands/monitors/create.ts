@@ -7,6 +7,16 @@ import type { MonitorCreate } from '../../contract/monitors.js'
 import { channelFlags, channelsFromFlags } from '../../cli/channel-flags.js'
 import { AssertionSyntaxError, parseAssertion } from '../../assertions/index.js'
 import { parseEvery } from '../../monitors/interval.js'
+import { tagProblem } from '../../contract/tags.js'
+
+/** --tag values, each checked here so a typo is said before anything is sent. */
+function tagsFromFlags(tags: string[]): string[] {
+  for (const t of tags) {
+    const problem = tagProblem(t)
+    if (problem) throw new UsageError(`--tag ${JSON.stringify(t)}: ${problem}.`)
+  }
+  return tags
+}
 
 export default class MonitorsCreate extends ClientCommand<typeof MonitorsCreate> {
   static override summary = 'Watch a URL on a schedule, with alerts.'
@@ -25,6 +35,7 @@ With --heartbeat there is no URL: your job calls the monitor's push URL (printed
     '<%= config.bin %> monitors create https://example.com --email ops@example.com --json',
     '<%= config.bin %> monitors create https://api.example.com/health --assert "status_code equals 200" --assert "json_body $.status equals ok"',
     '<%= config.bin %> monitors create https://example.com --down-after 3 --recover-after 2 --remind-every 1h --webhook https://hooks.example.com/x',
+    '<%= config.bin %> monitors create https://example.com --tag env:prod --tag team:web',
     '<%= config.bin %> monitors create --heartbeat --every 1h --grace 10m --name "nightly backup" --slack https://hooks.slack.com/services/T0/B0/XXX',
   ]
 
@@ -46,6 +57,10 @@ With --heartbeat there is no URL: your job calls the monitor's push URL (printed
     name: Flags.string({ description: 'A name for the monitor (default: the host).' }),
     ref: Flags.string({
       description: 'Its ref: a stable name, unique among your monitors, that `sitehealth deploy` matches on.',
+    }),
+    tag: Flags.string({
+      description: 'A tag: name or name:value (env:prod, team:payments). Repeat for more (up to 20).',
+      multiple: true,
     }),
     ...channelFlags,
     'min-score': Flags.integer({
@@ -113,6 +128,7 @@ With --heartbeat there is no URL: your job calls the monitor's push URL (printed
       ...(interval !== undefined ? { interval_seconds: interval } : {}),
       ...(f.name !== undefined ? { name: f.name } : {}),
       ...(f.ref !== undefined ? { ref: f.ref } : {}),
+      ...(f.tag?.length ? { tags: tagsFromFlags(f.tag) } : {}),
       ...(alerts ? { alerts } : {}),
       ...(channels.length ? { channels } : {}),
     }

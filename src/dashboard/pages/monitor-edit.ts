@@ -34,6 +34,13 @@ function Settings({ ctx, m, values }: { ctx: PageContext; m: MonitorView; values
         : null
     }
     <label
+      >Tags
+      <input type="text" name="tags" value=${values.tags.join(' ')} aria-describedby="tags-help" />
+    </label>
+    <p class="muted" id="tags-help">
+      <code>name</code> or <code>name:value</code>, separated by spaces: <code>env:prod team:web critical</code>.
+    </p>
+    <label
       >Failures before down
       <input type="number" name="down_after" min="1" max="10" required value=${values.down_after} />
     </label>
@@ -117,6 +124,7 @@ export function monitorEditPage(
     down_after: m.alerts.down_after,
     min_score: m.alerts.min_score,
     assertions: m.assertions,
+    tags: m.tags,
     ...(typeFace(m.type).pushed ? { grace_seconds: m.grace_seconds ?? 0 } : {}),
   }
   return Page(

@@ -239,7 +239,9 @@ export function monitorPage(
     ctx,
     m.name,
     html`<h1>${m.name}</h1>
-      <p class="muted">${m.url ?? 'Heartbeat monitor'}${m.ref ? html` · ref <code>${m.ref}</code>` : ''}</p>
+      <p class="muted">${m.url ?? 'Heartbeat monitor'}${m.ref ? html` · ref <code>${m.ref}</code>` : ''}${
+        m.tags.length ? html` · tags ${m.tags.map((t, i) => html`${i ? ' ' : ''}<code>${t}</code>`)}` : ''
+      }</p>
       ${o.error ? html`<p class="error" role="alert">${o.error}</p>` : null}
       ${o.notice ? html`<p class="notice" role="status">${o.notice}</p>` : null}
       ${

@@ -31,6 +31,7 @@ export function monitorsPage(
     error?: string
     url?: string
     name?: string
+    tags?: string
     /** The heartbeat form's error and what was typed. */
     heartbeat?: { error: string; name: string; interval_seconds: number; grace_minutes: string }
   },
@@ -70,7 +71,7 @@ export function monitorsPage(
                         html`<tr>
                           <td class="url">
                             <a href=${`/monitors/${m.id}`}>${m.name}</a><br /><span class="muted"
-                              >${m.ref ? `${m.ref} · ` : ''}${targetText(m)}</span
+                              >${m.ref ? `${m.ref} · ` : ''}${targetText(m)}${m.tags.length ? ` · ${m.tags.join(' ')}` : ''}</span
                             >
                           </td>
                           <td><${State} state=${m.state} /></td>
@@ -94,6 +95,9 @@ export function monitorsPage(
         /></label>
         <label
           >Name <input type="text" name="name" maxlength="100" value=${o.name ?? ''} placeholder="optional"
+        /></label>
+        <label
+          >Tags <input type="text" name="tags" value=${o.tags ?? ''} placeholder="env:prod team:web"
         /></label>
         <label
           >How often

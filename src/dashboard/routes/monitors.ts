@@ -6,6 +6,7 @@ import type { H3Event } from 'h3'
 import type { SignedIn } from '../../accounts/index.js'
 import { PUSH_PATH } from '../../contract/monitoring.js'
 import { MonitorCreate } from '../../contract/monitors.js'
+import { splitTags } from '../../contract/tags.js'
 import type { MonitorService } from '../../monitors/index.js'
 import { RunRefused } from '../../runs/index.js'
 import { DEFAULT_CAPACITY_WAIT_MS } from '../../server/guard.js'
@@ -37,6 +38,7 @@ function editOf(form: URLSearchParams): MonitorEdit {
       .split('\n')
       .map((l) => l.trim())
       .filter(Boolean),
+    tags: splitTags(field(form, 'tags')),
     // only a heartbeat monitor's form has the field
     ...(form.has('grace_minutes') ? { grace_seconds: minutesOf(field(form, 'grace_minutes')) } : {}),
   }
@@ -69,14 +71,19 @@ export function monitorRoutes(k: Kit): Routes {
     const url = field(form, 'url').trim()
     const name = field(form, 'name').trim() || undefined
     const interval = Number(form.get('interval_seconds') ?? 300)
+    const tags = field(form, 'tags').trim()
     try {
-      const body = validInput(MonitorCreate, { url, name, interval_seconds: interval }, 'monitor')
+      const body = validInput(
+        MonitorCreate,
+        { url, name, interval_seconds: interval, ...(tags ? { tags: splitTags(tags) } : {}) },
+        'monitor',
+      )
       const { monitor } = await monitors.create(s.account.user_id, body)
       return seeOther(`/monitors/${monitor.id}`)
     } catch (err) {
       const error = refusal(err)
       const list = await listItems(monitors, s.account.user_id, 50, BAR_RUNS)
-      const page = monitorsPage(k.ctx(event, s), { monitors: list, error, url, name })
+      const page = monitorsPage(k.ctx(event, s), { monitors: list, error, url, name, tags })
       return k.page(page, ...refusalStatus(err))
     }
   })

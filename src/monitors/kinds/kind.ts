@@ -14,6 +14,7 @@ import type { CheckRecord } from '../../store/types.js'
 import type { CheckReport } from '../../checks/index.js'
 import type { MonitorInput } from '../input.js'
 import { INITIAL_MEMORY, type Observation } from '../rules.js'
+import { normalizeTags } from '../../contract/tags.js'
 
 /** What a run saw, for the recorder to apply to its monitor. */
 export interface RunEnd {
@@ -94,12 +95,13 @@ export interface MonitorKind {
 }
 
 /** The fields every new monitor starts with, whatever its kind. */
-export function newMonitorFields(id: string, body: Pick<MonitorCreate, 'ref'>, n: NewMonitor) {
+export function newMonitorFields(id: string, body: Pick<MonitorCreate, 'ref' | 'tags'>, n: NewMonitor) {
   const iso = new Date(n.now).toISOString()
   return {
     id,
     user_id: n.userId,
     ref: body.ref ?? null,
+    tags: normalizeTags(body.tags ?? []),
     paused: false,
     paused_reason: null,
     state: 'pending' as const,

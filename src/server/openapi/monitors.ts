@@ -3,6 +3,7 @@
  * routes validate with (src/contract/monitors.ts registers them by id).
  */
 import '../../contract/monitors.js'
+import { MAX_TAGS, TAG_PATTERN } from '../../contract/tags.js'
 
 type Json = Record<string, any>
 
@@ -53,7 +54,20 @@ export function monitorPaths(h: OpenApiHelpers): Json {
         operationId: 'listMonitors',
         summary: 'List monitors, newest first',
         security: key,
-        parameters: paging,
+        parameters: [
+          ...paging,
+          {
+            name: 'tag',
+            in: 'query',
+            required: false,
+            description:
+              'Only monitors with this tag: `env:prod` matches that tag, a bare `env` matches `env` and `env:<any value>`. Repeat it to narrow (every one must match).',
+            schema: { type: 'array', items: { type: 'string', pattern: TAG_PATTERN }, maxItems: MAX_TAGS },
+            style: 'form',
+            explode: true,
+            example: ['env:prod'],
+          },
+        ],
         responses: { ...h.ok('MonitorList', 'One page of monitors.'), ...h.errors(400, 401, 429, 500) },
       },
     },

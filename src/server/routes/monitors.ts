@@ -15,6 +15,7 @@ import {
   type MonitorRuns,
 } from '../../contract/monitors.js'
 import { UptimeQuery, type UptimeReport } from '../../contract/monitoring.js'
+import { MAX_TAGS, tagProblem } from '../../contract/tags.js'
 import type { RunResult } from '../../contract/schemas.js'
 import { asSentence } from '../../checks/index.js'
 import { toRunResult } from '../mapping.js'
@@ -35,6 +36,17 @@ import { pushUrlOf } from './push.js'
 
 const UUID_CURSOR = { valid: isUuid, normalize: (c: string) => c.toLowerCase() }
 const page = (event: H3Event): PageOptions => pageQuery(event, UUID_CURSOR)
+
+/** The `tag` query parameters of the monitor list (contract/tags.ts): each a tag, every one matched. */
+function tagQuery(event: H3Event): string[] {
+  const tags = event.url.searchParams.getAll('tag')
+  if (tags.length > MAX_TAGS) throw badRequest(`Invalid query (tag): at most ${MAX_TAGS} tags.`)
+  for (const t of tags) {
+    const problem = tagProblem(t)
+    if (problem) throw badRequest(`Invalid query (tag): ${problem}; got ${JSON.stringify(t)}.`)
+  }
+  return tags
+}
 
 function monitorId(event: H3Event): string {
   const id = String(event.context.params?.id ?? '')
@@ -111,7 +123,10 @@ export function monitorRoutes(
       },
       GET: async (event: H3Event): Promise<MonitorList> => {
         const key = await guard(event, 'api')
-        const { items, next } = await service.monitors.listMonitors(key.user_id, page(event))
+        const { items, next } = await service.monitors.listMonitors(key.user_id, {
+          ...page(event),
+          tags: tagQuery(event),
+        })
         return { monitors: await views(items), next_cursor: next }
       },
     },

@@ -32,7 +32,7 @@ import type {
   RollupTotals,
   RunHistory,
 } from '../history.js'
-import type { CreateMonitorOptions, MonitorRecord, Page, PageOptions } from '../monitors.js'
+import type { CreateMonitorOptions, MonitorListQuery, MonitorRecord, Page, PageOptions } from '../monitors.js'
 import type { MonitorStore } from '../types.js'
 import { LowdbHistory } from './history.js'
 import { savedRunMs } from '../rules/buckets.js'
@@ -40,7 +40,7 @@ import { located } from '../rules/location.js'
 import { DueHeap } from '../../shared/index.js'
 import { Journal, readJournal, type WriteFn } from './journal.js'
 import { JsonLines, readSnapshot, snapshotPieces } from './snapshot-file.js'
-import { flatten, indexed, lowerBound, pageOf } from './paging.js'
+import { flatten, indexed, lowerBound, monitorPage, pageOf } from './paging.js'
 import { RunRing, SharedStrings } from './run-ring.js'
 
 export const DEFAULT_HISTORY_LIMIT = 100
@@ -294,16 +294,9 @@ export class LowdbMonitorStore implements MonitorStore {
     return ids.flatMap((id) => this.monitors.get(id) ?? [])
   }
 
-  async listMonitors(userId: string, opts: PageOptions): Promise<Page<MonitorRecord>> {
-    // O(log n + limit): a binary search in the user's sorted ids, then one slice
-    const ids = this.byUser.get(userId) ?? []
-    const end = opts.before === undefined ? ids.length : lowerBound(ids, opts.before)
-    const start = Math.max(0, end - opts.limit)
-    const items = ids
-      .slice(start, end)
-      .reverse()
-      .map((id) => this.monitors.get(id)!)
-    return { items, next: start > 0 && items.length > 0 ? items[items.length - 1].id : null }
+  async listMonitors(userId: string, opts: MonitorListQuery): Promise<Page<MonitorRecord>> {
+    // from the cursor by a binary search in the user's sorted ids, then by tags (paging.ts)
+    return monitorPage(this.byUser.get(userId) ?? [], (id) => this.monitors.get(id)!, opts)
   }
 
   async userMonitors(userId: string): Promise<MonitorRecord[]> {

@@ -1,5 +1,6 @@
 /** Newest-first paging over the embedded store's ascending, id-ordered lists. */
-import type { Page, PageOptions } from '../monitors.js'
+import { tagsMatch } from '../../contract/tags.js'
+import type { MonitorListQuery, MonitorRecord, Page, PageOptions } from '../monitors.js'
 
 /** Index of the first element >= x in an ascending string array. */
 export function lowerBound(a: string[], x: string): number {
@@ -39,6 +40,34 @@ export function pageOf<T>(items: Indexed<T>, opts: PageOptions): Page<T> {
   const out: T[] = []
   for (let i = end - 1; i >= start; i--) out.push(items.at(i))
   return { items: out, next: start > 0 && out.length > 0 ? items.idAt(start) : null }
+}
+
+/** As pageOf, of the items `keep` keeps: a scan from the cursor until one more than a page is kept. */
+function pageWhere<T extends { id: string }>(
+  items: Indexed<T>,
+  opts: PageOptions,
+  keep: (item: T) => boolean,
+): Page<T> {
+  const end =
+    opts.before === undefined ? items.length : lowerBoundOf(items.length, (i) => items.idAt(i), opts.before)
+  const out: T[] = []
+  for (let i = end - 1; i >= 0 && out.length <= opts.limit; i--) {
+    const item = items.at(i)
+    if (keep(item)) out.push(item)
+  }
+  const page = out.slice(0, opts.limit)
+  return { items: page, next: out.length > opts.limit ? page[page.length - 1].id : null }
+}
+
+/** A page of a user's monitors from their ascending ids: with `tags`, only the monitors matching each. */
+export function monitorPage(
+  ids: string[],
+  get: (id: string) => MonitorRecord,
+  opts: MonitorListQuery,
+): Page<MonitorRecord> {
+  const list = { length: ids.length, idAt: (i: number) => ids[i], at: (i: number) => get(ids[i]) }
+  const wanted = opts.tags ?? []
+  return wanted.length ? pageWhere(list, opts, (m) => tagsMatch(m.tags, wanted)) : pageOf(list, opts)
 }
 
 export function* flatten<T>(lists: Iterable<Iterable<T>>): Generator<T> {

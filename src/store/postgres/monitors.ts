@@ -21,7 +21,7 @@ import type {
   RollupTotals,
   RunHistory,
 } from '../history.js'
-import type { CreateMonitorOptions, MonitorRecord, Page, PageOptions } from '../monitors.js'
+import type { CreateMonitorOptions, MonitorListQuery, MonitorRecord, Page, PageOptions } from '../monitors.js'
 import type { MonitorStore } from '../types.js'
 import { DuplicateRefError, MonitorLimitError } from '../errors.js'
 import { keptFrom } from '../rules/buckets.js'
@@ -167,11 +167,19 @@ export class PgMonitors implements MonitorStore {
     return wanted.flatMap((id) => byId.get(id.toLowerCase()) ?? [])
   }
 
-  async listMonitors(userId: string, opts: PageOptions): Promise<Page<MonitorRecord>> {
+  async listMonitors(userId: string, opts: MonitorListQuery): Promise<Page<MonitorRecord>> {
     const before = opts.before && isUuid(opts.before) ? opts.before : null
+    // every wanted tag matches one of the monitor's: equal, or a bare name matching `name:<value>`
+    // (contract/tags.ts `tagMatches`)
+    const tags = opts.tags ?? []
     const { rows } = await sql<MonitorRow>`
       SELECT id, user_id, next_run_ms, record FROM monitors
       WHERE user_id = ${userId} AND (${before}::uuid IS NULL OR id < ${before}::uuid)
+        AND NOT EXISTS (
+          SELECT 1 FROM unnest(${tags}::text[]) AS w(tag)
+          WHERE NOT EXISTS (
+            SELECT 1 FROM json_array_elements_text(COALESCE(record->'tags', '[]'::json)) AS t(tag)
+            WHERE t.tag = w.tag OR (strpos(w.tag, ':') = 0 AND split_part(t.tag, ':', 1) = w.tag)))
       ORDER BY id DESC LIMIT ${opts.limit + 1}`.execute(this.db)
     const items = rows.slice(0, opts.limit).map(toMonitor)
     return { items, next: rows.length > opts.limit ? items[items.length - 1].id : null }

@@ -35,6 +35,42 @@ export function definitionsContract(t: ContractContext): void {
     expect(await ms.getMonitor('alice', created[0].id)).toBeUndefined()
   })
 
+  it('lists by tag: equal tags, a bare name for any value, every tag matched, paged and kept over a reopen', async () => {
+    let store = await t.open()
+    let ms = mon(store)
+    const tagged = (tags: string[] | undefined) =>
+      ms.createMonitor(monitor('alice', null, tags ? { tags } : {}))
+    const prod = await tagged(['env:prod', 'team:web'])
+    const staging = await tagged(['env:staging'])
+    const bare = await tagged(['critical', 'env'])
+    await tagged(undefined) // a record older than tags
+    await tagged(['environment:prod']) // `env` is not a prefix of another name
+    await ms.createMonitor(monitor('bob', null, { tags: ['env:prod'] }))
+    for (let i = 0; i < 12; i++) await tagged(['bulk', `n:${i}`])
+    store = await t.reopen(store)
+    ms = mon(store)
+    const ids = async (tags: string[], limit = 10) =>
+      (await ms.listMonitors('alice', { limit, tags })).items.map((m) => m.id)
+    expect(await ids(['env:prod'])).toEqual([prod.id])
+    expect(await ids(['env'])).toEqual([bare.id, staging.id, prod.id])
+    expect(await ids(['env', 'team:web'])).toEqual([prod.id])
+    expect(await ids(['env:prod', 'critical'])).toEqual([])
+    expect(await ids(['nothing'])).toEqual([])
+    expect((await ms.getMonitor('alice', prod.id))?.tags).toEqual(['env:prod', 'team:web'])
+    // a page of a filtered list, and the next from its cursor
+    const first = await ms.listMonitors('alice', { limit: 10, tags: ['bulk'] })
+    expect(first.items).toHaveLength(10)
+    expect(first.next).toBe(first.items[9].id)
+    const rest = await ms.listMonitors('alice', { limit: 10, tags: ['bulk'], before: first.next! })
+    expect(rest.items.map((m) => m.tags)).toEqual([
+      ['bulk', 'n:1'],
+      ['bulk', 'n:0'],
+    ])
+    expect(rest.next).toBeNull()
+    // no tags: every monitor
+    expect((await ms.listMonitors('alice', { limit: 50, tags: [] })).items).toHaveLength(17)
+  })
+
   it('keeps refs unique per user: a clash is refused on create and update, freed by rename and delete', async () => {
     let store = await t.open()
     let ms = mon(store)
