@@ -24,7 +24,7 @@ import {
 } from './http.js'
 import type { MonitorService } from '../monitors/index.js'
 import { DomainError } from '../shared/index.js'
-import type { StatusPageService } from '../status-pages/index.js'
+import type { StatusPages } from '../status-pages/index.js'
 import { messagePage } from './pages/auth.js'
 import { toHtml, type Node } from './pages/html.js'
 import type { PageContext } from './pages/layout.js'
@@ -38,8 +38,8 @@ export interface DashboardDeps {
   accounts: Accounts
   /** The monitor service the API's routes call (maintenance windows included), when the server runs monitors. */
   monitors?: MonitorService
-  /** The status-page service the API's routes call. */
-  statusPages?: StatusPageService
+  /** The status-page services the API's routes call: pages, their incidents, their subscribers. */
+  statusPages?: StatusPages
   limiter: RateLimiter
   inFlight: Set<Promise<unknown>>
   failures?: FailureBudget

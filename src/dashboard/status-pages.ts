@@ -13,6 +13,7 @@ export interface StatusPageInput {
   description: string
   monitor_ids: string[]
   show_urls: boolean
+  auto_incidents: boolean
 }
 
 export function statusPageBody(input: StatusPageInput): StatusPageCreate {

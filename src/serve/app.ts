@@ -60,7 +60,7 @@ export function composeApp(o: ComposeOptions): ComposedApp {
             opts,
             accounts,
             monitors,
-            statusPages: parts.service,
+            statusPages: parts,
             limiter,
             inFlight,
             failures,

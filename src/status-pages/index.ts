@@ -26,6 +26,7 @@ import {
 
 export { StatusPageService, statusPageView } from './service.js'
 export { IncidentService, incidentView, type IncidentListener } from './incidents.js'
+export { IMPACT_TEXT, INCIDENT_STATUS_TEXT } from './render-incidents.js'
 export { PublicPages, matches as etagMatches } from './public-routes.js'
 export { buildPublicPage, overallState, publicState } from './model.js'
 export { renderStatusPage, duration, pct } from './render.js'

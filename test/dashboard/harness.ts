@@ -1,8 +1,8 @@
 /**
  * An in-process server for the dashboard's monitor and status-page browser tests: an embedded
  * store in a temp dir, open sign-up with the given accounts, the real monitors service and
- * scheduler, the app as `serve` composes it on a free port, Chromium, and a
- * signed-in page per account.
+ * scheduler, the app as `serve` composes it on a free port (with status-page subscribers when
+ * asked), Chromium, and a signed-in page per account.
  */
 import { createServer } from 'node:http'
 import { toNodeHandler } from 'h3/node'
@@ -29,7 +29,10 @@ export interface Dashboard {
   close(): Promise<void>
 }
 
-export async function startDashboard(emails: string[]): Promise<Dashboard> {
+export async function startDashboard(
+  emails: string[],
+  extra: Pick<ComposeOptions, 'subscribers'> = {},
+): Promise<Dashboard> {
   const dir = await tempDir()
   const store = await openLowdbStore(dir)
   const accounts = new Accounts({
@@ -61,8 +64,10 @@ export async function startDashboard(emails: string[]): Promise<Dashboard> {
     accounts,
     capacity,
     monitoring,
+    ...extra,
   }
-  const server = createServer(toNodeHandler(composeApp(opts).app))
+  const composed = composeApp(opts)
+  const server = createServer(toNodeHandler(composed.app))
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()))
   const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`
   // public addresses (status pages) name this server, as serve sets it once listening
@@ -86,6 +91,7 @@ export async function startDashboard(emails: string[]): Promise<Dashboard> {
     async close() {
       await browser.close()
       await new Promise((r) => server.close(r))
+      await composed.close()
       await monitoring.close()
       await store.close()
       await removeDir(dir)

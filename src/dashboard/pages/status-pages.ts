@@ -1,9 +1,11 @@
 /** Status pages: the list with a create form, one page's edit form, and the delete confirmation. */
-import type { StatusPage } from '../../contract/status-pages.js'
+import type { StatusIncident, StatusPage } from '../../contract/status-pages.js'
 import type { MonitorView } from '../views.js'
 import type { StatusPageInput } from '../status-pages.js'
 import { CsrfField, ErrorText, Page, type PageContext } from './layout.js'
 import { html } from './html.js'
+import { IncidentsSection } from './status-incidents.js'
+import { SubscribersSection, type SubscriberScreen } from './status-subscribers.js'
 
 export interface StatusPageForm {
   /** The user's monitors to choose from. */
@@ -55,6 +57,10 @@ function fields(ctx: PageContext, f: StatusPageForm, submit: string, action: str
         ><input type="checkbox" name="show_urls" value="1" checked=${!!v.show_urls} /> Show each monitor's URL
         on the public page</label
       >
+      <label class="check"
+        ><input type="checkbox" name="auto_incidents" value="1" checked=${!!v.auto_incidents} /> Open a draft
+        incident when one of these monitors goes down</label
+      >
       <button type="submit">${submit}</button>
     </form>`
 }
@@ -103,12 +109,25 @@ export function statusPagesPage(ctx: PageContext, o: { pages: StatusPage[] | nul
   )
 }
 
-export function statusPageEditPage(ctx: PageContext, page: StatusPage, f: StatusPageForm) {
+/** What a page's screen shows below its form: its incidents and subscribers (null: not on this server). */
+export interface StatusPageParts {
+  incidents: StatusIncident[] | null
+  subscribers: SubscriberScreen | null
+}
+
+export function statusPageEditPage(
+  ctx: PageContext,
+  page: StatusPage,
+  f: StatusPageForm,
+  parts: StatusPageParts,
+) {
   return Page(
     ctx,
     page.title,
     html`<h1>${page.title}</h1>
       <p>Public address: <a href=${page.public_url}>${page.public_url}</a></p>
+      ${parts.incidents && html`<${IncidentsSection} page=${page} incidents=${parts.incidents} />`}
+      <${SubscribersSection} ctx=${ctx} page=${page} s=${parts.subscribers} />
       <h2>Edit</h2>
       ${fields(ctx, { ...f, values: f.values ?? { ...page, description: page.description ?? '' } }, 'Save changes', `/status-pages/${page.id}`)}
       <h2>Delete</h2>

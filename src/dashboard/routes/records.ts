@@ -41,7 +41,13 @@ export interface RecordRoutesOf<R extends { id: string }, I> {
   /** Where a created or saved record is shown. */
   shown(r: R): string
   listPage(ctx: PageContext, records: R[] | null, f: RecordForm<I>): Node
-  editPage(ctx: PageContext, r: R, f: RecordForm<I>): Node
+  /** A record's edit page; `at` is the request, for what else the page shows. */
+  editPage(
+    ctx: PageContext,
+    r: R,
+    f: RecordForm<I>,
+    at: { event: H3Event; s: SignedIn },
+  ): Node | Promise<Node>
   deletePage(ctx: PageContext, r: R): Node
 }
 
@@ -87,7 +93,7 @@ export function recordRoutes<R extends { id: string }, I>(k: Kit, o: RecordRoute
   const edit = k.authed(async (event, s) => {
     const r = await recordOf(event, s)
     if (!r) return k.notFound(event, s)
-    return k.page(o.editPage(k.ctx(event, s), r, { monitors: await monitorsOf(s) }))
+    return k.page(await o.editPage(k.ctx(event, s), r, { monitors: await monitorsOf(s) }, { event, s }))
   })
   const save = k.signedPost(async (event, form, s) => {
     const r = await recordOf(event, s)
@@ -100,7 +106,7 @@ export function recordRoutes<R extends { id: string }, I>(k: Kit, o: RecordRoute
         const saved = await port.update(s.account.user_id, r.id, values)
         return saved ? seeOther(o.shown(saved)) : k.notFound(event, s)
       },
-      (f) => o.editPage(k.ctx(event, s), r, f),
+      (f) => o.editPage(k.ctx(event, s), r, f, { event, s }),
     )
   })
   const confirmDelete = k.authed(async (event, s) => {
