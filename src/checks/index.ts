@@ -4,3 +4,12 @@ export { CheckError, asSentence, checkFailed, invalidUrl, type CheckErrorCode } 
 export { assertTargetAllowed, parseTargetUrl, createGuardedLookup, isBlockedLookupError } from './guard.js'
 export { DOCS_URL, defaultUserAgent } from './user-agent.js'
 export type * from './types.js'
+export { queryDns, type DnsQuery, type DnsResult } from './endpoint/dns.js'
+export {
+  parsePing,
+  pingAvailability,
+  probePing,
+  type PingAvailability,
+  type PingQuery,
+  type PingResult,
+} from './endpoint/ping.js'
