@@ -8,6 +8,7 @@
  * (a path past a limit) fails, whatever its comparison, and says why in `actual`.
  */
 import { queryJson, RunAllowance } from './jsonpath.js'
+import { judgeAnswers } from './dns.js'
 import {
   NUMERIC_SOURCES,
   type Assertion,
@@ -28,6 +29,10 @@ export interface AssertionSubject {
   health_score: number | null
   /** Days until the certificate expires; null for plain http. */
   certificate_days: number | null
+  /** A dns run's answers, sorted; null when it had none to give (the query failed). */
+  dns_answers?: string[] | null
+  /** A ping run's packet loss, percent. */
+  packet_loss?: number | null
 }
 
 const ACTUAL_MAX = 200
@@ -77,6 +82,10 @@ function valueOf(a: Assertion, s: AssertionSubject, body: JsonBody): unknown {
       return s.health_score
     case 'certificate_days':
       return s.certificate_days
+    case 'dns_answer':
+      return s.dns_answers ?? null
+    case 'packet_loss':
+      return s.packet_loss ?? null
     case 'text_body':
       return s.body
     case 'header':
@@ -126,6 +135,7 @@ function contains(v: unknown, target: string | number): boolean {
 
 function judge(a: Assertion, v: unknown): boolean {
   if (v instanceof Unjudgeable) return false
+  if (a.source === 'dns_answer') return judgeAnswers(a, v as string[] | null)
   const numeric = NUMERIC_SOURCES.includes(a.source)
   const t = a.target ?? ''
   switch (a.comparison) {
@@ -151,9 +161,10 @@ function judge(a: Assertion, v: unknown): boolean {
   }
 }
 
-/** What the result records as seen: JSON scalars, long text cut. */
+/** What the result records as seen: JSON scalars, long text cut; a dns answer as its records, comma-separated. */
 function actualOf(v: unknown): AssertionActual {
   if (v instanceof Unjudgeable) return v.reason
+  if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return actualOf(v.join(', '))
   if (v === null || v === undefined) return null
   if (typeof v === 'number' || typeof v === 'boolean') return v
   const text = asText(v)

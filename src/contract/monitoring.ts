@@ -17,6 +17,8 @@ export const ASSERTION_SOURCES = [
   'header',
   'health_score',
   'certificate_days',
+  'dns_answer',
+  'packet_loss',
 ] as const
 export type AssertionSource = (typeof ASSERTION_SOURCES)[number]
 
@@ -39,6 +41,15 @@ export const NUMERIC_SOURCES: readonly AssertionSource[] = [
   'response_time',
   'health_score',
   'certificate_days',
+  'packet_loss',
+]
+/** What a `dns_answer` assertion may ask of a dns run's answers (a list, not a text or a number). */
+export const DNS_ANSWER_COMPARISONS: readonly AssertionComparison[] = [
+  'contains',
+  'equals',
+  'not_contains',
+  'is_empty',
+  'not_empty',
 ]
 /** Comparisons that need no target. */
 export const UNARY_COMPARISONS: readonly AssertionComparison[] = ['is_empty', 'not_empty']
@@ -96,6 +107,8 @@ export function assertionProblem(a: {
   } else if (a.property !== undefined) {
     return { field: 'property', message: `property is only for json_body and header, not ${a.source}` }
   }
+  if (a.source === 'dns_answer' && !DNS_ANSWER_COMPARISONS.includes(a.comparison))
+    return { field: 'comparison', message: `dns_answer takes ${DNS_ANSWER_COMPARISONS.join(', ')}` }
   const numeric = NUMERIC_SOURCES.includes(a.source)
   if (numeric && (a.comparison === 'contains' || a.comparison === 'not_contains'))
     return {
@@ -122,7 +135,10 @@ export const Assertion = z
     target: z
       .union([z.string().max(1000), z.number()])
       .optional()
-      .meta({ description: 'What to compare with; not needed by is_empty and not_empty.' }),
+      .meta({
+        description:
+          'What to compare with; not needed by is_empty and not_empty. dns_answer: one record as the run lists it (`93.184.216.34`, `10 mail.example.com`); for equals, every record, comma-separated, in any order.',
+      }),
   })
   .superRefine((a, ctx) => {
     const problem = assertionProblem(a)
