@@ -2,9 +2,12 @@
  * Subscribers, feeds and custom domains end to end (docs/status-pages.md), against the built CLI's
  * `serve` with a local SMTP server: subscribe by email, follow the confirmation link from the mail
  * (and a tampered one), hear of an incident's updates with RFC 8058's headers, unsubscribe with a
- * one-click POST and hear nothing more; the feeds parse as RSS 2.0 and Atom 1.0; a page's domain
- * gets the page, its feeds and its links at `/`, and other hosts are unchanged.
+ * one-click POST and hear nothing more; a maintenance window made on a page's monitor reaches its
+ * confirmed email subscriber (with the same headers) and its webhook (signed), and one on another
+ * monitor reaches neither; the feeds parse as RSS 2.0 and Atom 1.0; a page's domain gets the page,
+ * its feeds and its links at `/`, and other hosts are unchanged.
  */
+import { createHmac } from 'node:crypto'
 import { XMLParser, XMLValidator } from 'fast-xml-parser'
 import { request } from 'undici'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -12,9 +15,11 @@ import { SitehealthClient } from '../../src/client/client.js'
 import { publicApi, waitFor } from '../helpers/api.js'
 import { startServe, type Served } from '../helpers/serve.js'
 import { startSmtp, type LocalSmtp, type Mail } from '../helpers/smtp.js'
+import { startReceiver, type Receiver } from '../monitors/fixtures.js'
 
 let served: Served
 let smtp: LocalSmtp
+let hooks: Receiver
 let key: string
 const api = publicApi(
   () => served.url,
@@ -24,6 +29,7 @@ const DOMAIN = 'status.acme-e2e.test'
 
 beforeAll(async () => {
   smtp = await startSmtp()
+  hooks = await startReceiver()
   served = await startServe({
     args: ['--quiet', '--smtp-url', smtp.url, '--smtp-from', 'status@acme.test', '--allow-private-targets'],
   })
@@ -33,6 +39,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await served?.stop()
   await smtp?.close()
+  await hooks?.close()
 })
 
 /** A request to serve as if sent to `host` (what a proxy in front forwards). */
@@ -130,6 +137,76 @@ describe('status page subscribers end to end', () => {
     expect(rss).toContain('Checkout &lt;errors&gt;')
     expect(parser.parse(atom).feed['@_xmlns']).toBe('http://www.w3.org/2005/Atom')
     expect(atom).toContain('Rolled back.')
+  })
+})
+
+describe('maintenance notices', () => {
+  /** A paused monitor (its runs are not what this is about). */
+  const monitor = async (name: string) => {
+    const m = (await api('POST', '/monitors', { url: 'http://127.0.0.1:9/', name })).body
+    await api('PATCH', `/monitors/${m.id}`, { paused: true })
+    return m.id as string
+  }
+  /** Subscribed by email (the confirmation link followed) and by webhook; the webhook's secret. */
+  const subscribe = async (slug: string, email: string, hookPath: string) => {
+    const sub = (body: unknown) =>
+      fetch(`${served.url}/status/${slug}/subscribers`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
+    await sub({ email })
+    await waitFor(async () => to(email).length === 1, 10_000, 'the confirmation mail')
+    expect((await fetch(linkIn(to(email)[0], 'confirm'), { method: 'POST' })).status).toBe(200)
+    const hook = await (await sub({ webhook_url: hooks.url(hookPath) })).json()
+    return hook.subscriber.secret as string
+  }
+
+  it("reach the page's confirmed subscribers by mail, with unsubscribe headers, and by signed webhook", async () => {
+    const [shop, other] = [await monitor('Shop'), await monitor('Back office')]
+    const page = (
+      await api('POST', '/status-pages', { slug: 'e2e-maint', title: 'Maint & Co', monitor_ids: [shop] })
+    ).body
+    const secret = await subscribe('e2e-maint', 'ops@example.test', '/maint-hook')
+    expect((await api('GET', `/status-pages/${page.id}/subscribers`)).body.count).toBe(2)
+
+    const now = Date.now()
+    const window = (name: string, ids: string[]) =>
+      api('POST', '/maintenance-windows', {
+        name,
+        monitor_ids: ids,
+        starts_at: new Date(now + 3_600_000).toISOString(),
+        ends_at: new Date(now + 7_200_000).toISOString(),
+      })
+    // a window on a monitor the page does not show tells none of its subscribers
+    expect((await window('Back office upgrade', [other])).status).toBe(201)
+    expect((await window('Database <upgrade>', [shop])).status).toBe(201)
+
+    await waitFor(async () => to('ops@example.test').length === 2, 10_000, 'the maintenance mail')
+    const mail = to('ops@example.test')[1]
+    expect(mail.headers.get('subject')).toContain('Scheduled maintenance: Database <upgrade>')
+    expect(mail.text).toContain('Affects Shop')
+    expect(mail.text).not.toContain('Back office')
+    expect(mail.headers.get('list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click')
+    const unsub = new URL(mail.headers.get('list-unsubscribe')!.slice(1, -1))
+    expect(linkIn(mail, 'unsubscribe').href).toBe(unsub.href)
+
+    const mine = () => hooks.received.filter((h) => h.path === '/maint-hook')
+    await waitFor(async () => mine().length === 1, 10_000, 'the maintenance webhook')
+    const [hook] = mine()
+    const ts = String(hook.headers['x-sitehealth-timestamp'])
+    const want = `sha256=${createHmac('sha256', secret).update(`${ts}.${hook.body}`).digest('hex')}`
+    expect(hook.headers['x-sitehealth-signature']).toBe(want)
+    const body = JSON.parse(hook.body)
+    expect(body).toMatchObject({
+      event: 'maintenance.scheduled',
+      maintenance: { name: 'Database <upgrade>', monitor_ids: [shop] },
+    })
+    expect(body.unsubscribe_url).toMatch(/\/status\/e2e-maint\/subscribers\/unsubscribe\?token=/)
+    // nothing more came of the other window
+    await new Promise((r) => setTimeout(r, 500))
+    expect(to('ops@example.test')).toHaveLength(2)
+    expect(mine()).toHaveLength(1)
   })
 })
 
