@@ -11,7 +11,7 @@ import type { z } from 'zod'
 import { readTargetUrl } from '../contract/index.js'
 import { providerFace, type ChannelType } from '../contract/channels.js'
 import { MONITOR_TYPE_FACES, typeFace } from '../contract/monitor-types/index.js'
-import { parseEvery } from '../monitors/interval.js'
+import { parseEvery } from '../contract/durations.js'
 import {
   PLACEHOLDER,
   SitehealthFile,

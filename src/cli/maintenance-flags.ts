@@ -11,7 +11,7 @@ import {
   type Weekday,
   type WeeklySchedule,
 } from '../contract/monitoring.js'
-import { parseEvery } from '../monitors/interval.js'
+import { parseEvery } from '../contract/durations.js'
 import { UsageError } from './errors.js'
 
 /** The flags; `update` takes the same names, none required and no default time zone. */

@@ -8,7 +8,8 @@
 import { AssertionSyntaxError, describeAssertion, parseAssertion } from '../assertions/index.js'
 import { channelRequestOf, channelTarget } from '../contract/channels.js'
 import type { UptimeWindows } from '../contract/monitoring.js'
-import { ChannelRequest, MonitorPatch } from '../contract/monitors.js'
+import { ChannelRequest, MonitorPatch, type MonitorType } from '../contract/monitors.js'
+import { typeFace, type TypeFormField } from '../contract/monitor-types/index.js'
 import { eventView, monitorView, runView, type MonitorService } from '../monitors/index.js'
 import { DomainError, validInput } from '../shared/index.js'
 import { isUuid } from '../shared/index.js'
@@ -25,7 +26,6 @@ import type {
 /** What the edit form sends. */
 export interface MonitorEdit {
   name: string
-  url: string
   interval_seconds: number
   down_after: number
   /** null: no minimum. */
@@ -34,8 +34,8 @@ export interface MonitorEdit {
   assertions: string[]
   /** Its tags, as typed (split at spaces and commas). */
   tags: string[]
-  /** Heartbeat monitors only: the new grace, seconds (NaN when what was typed is not a number). */
-  grace_seconds?: number
+  /** The type's own fields (its face's fields on the edit form) as typed, by field name. */
+  own: Record<string, string>
 }
 
 /** The user's monitor, or undefined (a malformed id included). */
@@ -120,8 +120,11 @@ function runOf(r: RunRecord): MonitorRunView {
   }
 }
 
-/** The edit form as a patch: assertions parsed as the CLI parses them, then the contract's schema. */
-export function editPatch(edit: MonitorEdit): MonitorPatch {
+/**
+ * The edit form as a patch: assertions parsed as the CLI parses them, the type's own fields read as
+ * its face says, then the contract's schema.
+ */
+export function editPatch(type: MonitorType, edit: MonitorEdit): MonitorPatch {
   const assertions = edit.assertions.map((line, i) => {
     try {
       return parseAssertion(line)
@@ -135,10 +138,11 @@ export function editPatch(edit: MonitorEdit): MonitorPatch {
     MonitorPatch,
     {
       name: edit.name,
-      // a heartbeat monitor's form has no URL
-      ...(edit.url ? { url: edit.url } : {}),
       interval_seconds: edit.interval_seconds,
-      ...(edit.grace_seconds !== undefined ? { grace_seconds: edit.grace_seconds } : {}),
+      ...readFields(
+        typeFace(type).form.fields.filter((f) => f.edit),
+        edit.own,
+      ),
       alerts: { down_after: edit.down_after, min_score: edit.min_score },
       assertions,
       tags: edit.tags,
@@ -165,4 +169,14 @@ export function channelsPatch(
   if (kept.some((c) => c.type === added.type && channelTarget(c) === channelTarget(added)))
     throw new DomainError('invalid', 'This monitor already sends its alerts to that channel.')
   return validInput(MonitorPatch, { channels: [...kept, added] }, 'monitor')
+}
+
+/** A type's form fields as body fields, each read as its face says; a field not sent is left out. */
+export function readFields(fields: TypeFormField[], typed: Record<string, string>): Record<string, unknown> {
+  return Object.fromEntries(
+    fields
+      .filter((f) => typed[f.name] !== undefined)
+      .map((f) => [f.into, f.read ? f.read(typed[f.name]) : typed[f.name]] as const)
+      .filter(([, value]) => value !== undefined),
+  )
 }

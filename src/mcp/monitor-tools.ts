@@ -21,7 +21,7 @@ import {
 import { CHANNEL_TYPES, channelShapesText, listWords, providerFace } from '../contract/channels.js'
 import { MAX_URL_LENGTH, PAGE_SIZES, TARGET_URL_PATTERN } from '../contract/index.js'
 import { GRACE, GRANULARITIES, UptimeReport } from '../contract/monitoring.js'
-import { MONITOR_TYPE_FACES, typeFace } from '../contract/monitor-types/index.js'
+import { MONITOR_TYPE_FACES, typeFace, typeFaces } from '../contract/monitor-types/index.js'
 import { MAX_TAGS, Tag, Tags } from '../contract/tags.js'
 import { toolTarget } from './target.js'
 
@@ -57,6 +57,10 @@ const ListInput = {
   }),
 }
 
+/** The types without a url, as the create tool names them. */
+const URLLESS = typeFaces().filter((f) => !f.url)
+const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1)
+
 const CreateInput = {
   type: z
     .enum(MONITOR_TYPES)
@@ -73,7 +77,8 @@ const CreateInput = {
     .optional()
     .meta({
       description:
-        'http monitors (required): the http:// or https:// URL to watch; a bare host (example.com) means https. Heartbeat monitors have none.',
+        'http monitors (required): the http:// or https:// URL to watch; a bare host (example.com) means https. ' +
+        `${capitalise(listWords(URLLESS.map((f) => f.noun)))} monitors have none.`,
     }),
   interval_seconds: z
     .int()
@@ -175,9 +180,10 @@ export function registerMonitorTools(
         'regressed against its own 7 days). COST: every scheduled run is ' +
         'a saved check charged 1 credit (at the default 300 s interval, 288 credits a day); when credits run ' +
         'out the monitor pauses itself. The first run starts at once. Creating the same URL twice makes two ' +
-        'monitors, so list first (service_list_monitors). With type "heartbeat" (no url; interval_seconds, ' +
-        'grace_seconds) it watches a job instead: the result carries push_url, shown only this once, which ' +
-        'the job calls (GET or POST; ?status=down&msg=… reports a failure); beats cost no credits.',
+        'monitors, so list first (service_list_monitors). ' +
+        typeFaces()
+          .flatMap((f) => (f.tool ? [f.tool.description] : []))
+          .join(' '),
       inputSchema: CreateInput,
       outputSchema: Monitor.shape,
       annotations: {
@@ -225,17 +231,9 @@ export function registerMonitorTools(
 
 const secretsText = (secrets: string[]) =>
   secrets.length ? ` Webhook signing secret (shown once): ${secrets.join(', ')}.` : ''
+const secretsOf = (m: Monitor) => m.channels.filter((c) => c.secret).map((c) => c.secret!)
 
-function heartbeatText(m: Monitor): string {
-  return (
-    `Heartbeat monitor "${m.name}" (id ${m.id}) expects a beat every ${m.interval_seconds} s, ` +
-    `${m.grace_seconds ?? 0} s grace. Push URL (shown only now; keep it secret, it needs no key): ${m.push_url}. ` +
-    'The job calls it with GET or POST when it succeeds, or with ?status=down&msg=… when it fails; beats cost no credits.' +
-    secretsText(m.channels.filter((c) => c.secret).map((c) => c.secret!))
-  )
-}
-
-/** service_create_monitor: an http monitor of a URL, or a heartbeat one whose push URL is shown once. */
+/** service_create_monitor: an http monitor of a URL, or one of a type without a url (its face words the answer). */
 function createMonitor(getClient: () => SitehealthClient, fail: (err: unknown) => CallToolResult) {
   return async ({
     type,
@@ -273,7 +271,9 @@ function createMonitor(getClient: () => SitehealthClient, fail: (err: unknown) =
           ...common,
         } as MonitorCreate)
         return {
-          content: [{ type: 'text', text: heartbeatText(body) }],
+          content: [
+            { type: 'text', text: typeFace(type).tool!.created(body) + secretsText(secretsOf(body)) },
+          ],
           structuredContent: body as Record<string, unknown>,
         }
       } catch (err) {
@@ -282,7 +282,11 @@ function createMonitor(getClient: () => SitehealthClient, fail: (err: unknown) =
     }
     if (url === undefined)
       return fail(
-        new ApiError(400, 'invalid_url', 'url is required for an http monitor (or give type "heartbeat")'),
+        new ApiError(
+          400,
+          'invalid_url',
+          `url is required for an http monitor (or give type ${URLLESS.map((f) => `"${f.type}"`).join(' or ')})`,
+        ),
       )
     const target = toolTarget(url, fail)
     if (target.refused) return target.refused

@@ -5,7 +5,7 @@ export { Deliverer, DELIVERY_DEFAULTS, type DeliveryOptions } from './channels/d
 export { signature } from './channels/providers/index.js'
 export { maskTarget } from './channels/records.js'
 export { evaluate, observeCheck, INITIAL_MEMORY, type Observation } from './rules.js'
-export { parseEvery, formatEvery, intervalProblem } from './interval.js'
+export { intervalProblem } from './interval.js'
 export { deriveSecretKey, loadSecretKey, secretBox } from '../shared/index.js'
 export { monitorView, runView, eventView } from './views.js'
 export { judgeReport } from './assert-run.js'

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { secretBox } from '../../src/shared/secret-box.js'
-import { parseEvery, intervalProblem } from '../../src/monitors/interval.js'
+import { parseEvery } from '../../src/contract/durations.js'
+import { intervalProblem } from '../../src/monitors/interval.js'
 
 describe('channels', () => {
   it('seals secrets so that only the same key opens them, and tampering fails', () => {

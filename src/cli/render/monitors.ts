@@ -2,7 +2,7 @@
 import type { Monitor, MonitorEvents, MonitorList, MonitorRuns } from '../../contract/monitors.js'
 import { targetText, typeFace } from '../../contract/monitor-types/index.js'
 import { describeAssertion, describeResult } from '../../assertions/index.js'
-import { formatEvery } from '../../monitors/interval.js'
+import { formatEvery } from '../../contract/durations.js'
 import type { Paint, Style } from '../style.js'
 import { fields, formatTime, paintScore } from './format.js'
 import { idCell, renderTable } from './table.js'

@@ -6,7 +6,15 @@ import { readTargetUrl } from '../../contract/index.js'
 import type { MonitorCreate } from '../../contract/monitors.js'
 import { channelFlags, channelsFromFlags } from '../../cli/channel-flags.js'
 import { AssertionSyntaxError, parseAssertion } from '../../assertions/index.js'
-import { parseEvery } from '../../monitors/interval.js'
+import { parseEvery } from '../../contract/durations.js'
+import {
+  pickedType,
+  typeBody,
+  typeExamples,
+  typeFlags,
+  typeHelp,
+  typeSwitches,
+} from '../../cli/type-flags.js'
 import { tagProblem } from '../../contract/tags.js'
 
 /** --tag values, each checked here so a typo is said before anything is sent. */
@@ -24,7 +32,7 @@ export default class MonitorsCreate extends ClientCommand<typeof MonitorsCreate>
 
 A --webhook channel's signing secret is printed once, now; keep it to verify X-Sitehealth-Signature.
 
-With --heartbeat there is no URL: your job calls the monitor's push URL (printed once, now) at least every --every; no call for --every + --grace (default 5m) is down. Beats run no check and cost no credit.
+${typeHelp}
 
 --json prints the API body (the monitor, with the webhook secret and the push URL).`
 
@@ -36,12 +44,12 @@ With --heartbeat there is no URL: your job calls the monitor's push URL (printed
     '<%= config.bin %> monitors create https://api.example.com/health --assert "status_code equals 200" --assert "json_body $.status equals ok"',
     '<%= config.bin %> monitors create https://example.com --down-after 3 --recover-after 2 --remind-every 1h --webhook https://hooks.example.com/x',
     '<%= config.bin %> monitors create https://example.com --tag env:prod --tag team:web',
-    '<%= config.bin %> monitors create --heartbeat --every 1h --grace 10m --name "nightly backup" --slack https://hooks.slack.com/services/T0/B0/XXX',
+    ...typeExamples,
   ]
 
   static override args = {
     url: Args.string({
-      description: 'The http(s) URL to watch; a bare host means https://host/. None with --heartbeat.',
+      description: `The http(s) URL to watch; a bare host means https://host/. None with ${typeSwitches}.`,
       required: false,
       ignoreStdin: true,
     }),
@@ -49,11 +57,7 @@ With --heartbeat there is no URL: your job calls the monitor's push URL (printed
 
   static override flags = {
     every: Flags.string({ description: 'Interval: 90s, 5m, 1h, 1d (or seconds). Default 5m.' }),
-    heartbeat: Flags.boolean({
-      description: 'A heartbeat monitor: no URL, your job calls its push URL every --every.',
-      default: false,
-    }),
-    grace: Flags.string({ description: 'Heartbeat: how late a beat may be before down (default 5m).' }),
+    ...typeFlags,
     name: Flags.string({ description: 'A name for the monitor (default: the host).' }),
     ref: Flags.string({
       description: 'Its ref: a stable name, unique among your monitors, that `sitehealth deploy` matches on.',
@@ -132,12 +136,21 @@ With --heartbeat there is no URL: your job calls the monitor's push URL (printed
       ...(alerts ? { alerts } : {}),
       ...(channels.length ? { channels } : {}),
     }
-    if (f.heartbeat) {
-      if (assertions.length) throw new UsageError('--assert is for URL monitors: a heartbeat runs no check.')
-      return this.heartbeat(base)
+    const type = pickedType(f)
+    if (type) {
+      if (assertions.length && type.cli.noAssert) throw new UsageError(type.cli.noAssert)
+      if (this.args.url !== undefined)
+        throw new UsageError(
+          `A ${type.noun} monitor has no URL: drop the URL, or drop --${type.cli.flag.name}.`,
+        )
+      const body = { ...typeBody(type, f), ...base, ...(assertions.length ? { assertions } : {}) }
+      const client = await this.client()
+      const monitor = await this.spin(`Creating the ${type.noun} monitor…`, () =>
+        client.createMonitor(body as MonitorCreate),
+      )
+      return this.emit(monitor, (view) => renderMonitor(view, monitor, this.config.bin))
     }
-    if (f.grace !== undefined) throw new UsageError('--grace is for heartbeat monitors (--heartbeat).')
-    if (this.args.url === undefined) throw new UsageError('Give the URL to watch, or --heartbeat.')
+    if (this.args.url === undefined) throw new UsageError(`Give the URL to watch, or ${typeSwitches}.`)
     // the one rule of `check`: a bare host means https, and is said so
     const target = readTargetUrl(this.args.url)
     if ('problem' in target) throw new InvalidUrlError(`${target.problem}.`)
@@ -145,28 +158,6 @@ With --heartbeat there is no URL: your job calls the monitor's push URL (printed
     const client = await this.client()
     const monitor = await this.spin('Creating the monitor…', () =>
       client.createMonitor({ url: target.url, ...base, ...(assertions.length ? { assertions } : {}) }),
-    )
-    this.emit(monitor, (view) => renderMonitor(view, monitor, this.config.bin))
-  }
-
-  /** --heartbeat: no URL; the push URL is printed once. */
-  private async heartbeat(base: Omit<MonitorCreate, 'type' | 'url'>): Promise<void> {
-    const f = this.flags
-    if (this.args.url !== undefined)
-      throw new UsageError('A heartbeat monitor has no URL: drop the URL, or drop --heartbeat.')
-    let grace: number | undefined
-    if (f.grace !== undefined) {
-      grace = f.grace.trim() === '0' ? 0 : parseEvery(f.grace)
-      if (grace === undefined)
-        throw new UsageError(`--grace ${JSON.stringify(f.grace)} is not a duration: write 90s, 10m or 1h.`)
-    }
-    const client = await this.client()
-    const monitor = await this.spin('Creating the heartbeat monitor…', () =>
-      client.createMonitor({
-        type: 'heartbeat',
-        ...base,
-        ...(grace !== undefined ? { grace_seconds: grace } : {}),
-      }),
     )
     this.emit(monitor, (view) => renderMonitor(view, monitor, this.config.bin))
   }

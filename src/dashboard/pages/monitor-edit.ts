@@ -2,37 +2,30 @@
 import { CHANNEL_TYPES, listWords, providerFace } from '../../contract/channels.js'
 import type { MonitorEdit } from '../monitors.js'
 import type { MonitorView } from '../views.js'
-import { typeFace } from '../../contract/monitor-types/index.js'
+import { intervalField, typeFace, type TypeFormField } from '../../contract/monitor-types/index.js'
 import { CsrfField, ErrorText, Page, type PageContext } from './layout.js'
 import { html } from './html.js'
-import { INTERVALS } from './monitors.js'
+import { FormField } from './monitors.js'
 
-/** The grace in minutes as the field shows it; what was typed, if not a number, shows empty. */
-const graceOf = (v: MonitorEdit) =>
-  v.grace_seconds === undefined || Number.isNaN(v.grace_seconds) ? '' : v.grace_seconds / 60
+/** A field of the monitor as its edit form shows it (the view carries the API's fields). */
+function shown(m: MonitorView, edit: NonNullable<TypeFormField['edit']>): string {
+  const value = (m as unknown as Record<string, unknown>)[edit.from]
+  return edit.show ? edit.show(value) : String(value ?? '')
+}
+
+/** The type's own fields of the edit form, beside the name or the interval. */
+const ownFields = (m: MonitorView, beside: 'name' | 'interval') =>
+  typeFace(m.type).form.fields.filter((f) => f.edit?.beside === beside)
 
 function Settings({ ctx, m, values }: { ctx: PageContext; m: MonitorView; values: MonitorEdit }) {
-  const intervals = INTERVALS.some(([s]) => s === values.interval_seconds)
-    ? INTERVALS
-    : [...INTERVALS, [values.interval_seconds, `every ${values.interval_seconds} s`] as [number, string]]
+  const own = (beside: 'name' | 'interval') =>
+    ownFields(m, beside).map((f) => html`<${FormField} field=${f} value=${values.own[f.name] ?? ''} />`)
   return html`<form class="stack" method="post" action=${`/monitors/${m.id}/edit`}>
     <${CsrfField} token=${ctx.csrf} />
     <label>Name <input type="text" name="name" required maxlength="100" value=${values.name} /></label>
-    ${!typeFace(m.type).url ? null : html`<label>URL <input type="url" name="url" required value=${values.url} /></label>`}
-    <label
-      >How often
-      <select name="interval_seconds">
-        ${intervals.map(([s, label]) => html`<option value=${s} selected=${s === values.interval_seconds}>${label}</option>`)}
-      </select>
-    </label>
-    ${
-      typeFace(m.type).pushed
-        ? html`<label
-            >Grace (minutes)
-            <input type="number" name="grace_minutes" min="0" max="1440" required value=${graceOf(values)} />
-          </label>`
-        : null
-    }
+    ${own('name')}
+    <${FormField} field=${intervalField('How often', values.interval_seconds)} value=${String(values.interval_seconds)} />
+    ${own('interval')}
     <label
       >Tags
       <input type="text" name="tags" value=${values.tags.join(' ')} aria-describedby="tags-help" />
@@ -119,13 +112,14 @@ export function monitorEditPage(
 ) {
   const values: MonitorEdit = o.values ?? {
     name: m.name,
-    url: m.url ?? '',
     interval_seconds: m.interval_seconds,
     down_after: m.alerts.down_after,
     min_score: m.alerts.min_score,
     assertions: m.assertions,
     tags: m.tags,
-    ...(typeFace(m.type).pushed ? { grace_seconds: m.grace_seconds ?? 0 } : {}),
+    own: Object.fromEntries(
+      typeFace(m.type).form.fields.flatMap((f) => (f.edit ? [[f.name, shown(m, f.edit)]] : [])),
+    ),
   }
   return Page(
     ctx,

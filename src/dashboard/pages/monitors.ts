@@ -1,5 +1,12 @@
 /** Monitors: the list (state, the bar of recent runs, uptime, response time) with a create form. */
-import { targetText } from '../../contract/monitor-types/index.js'
+import {
+  DEFAULT_MONITOR_TYPE,
+  targetText,
+  typeFaces,
+  type MonitorTypeFace,
+  type TypeFormField,
+} from '../../contract/monitor-types/index.js'
+import type { MonitorType } from '../../contract/monitors.js'
 import type { MonitorListItem } from '../views.js'
 import { CsrfField, ErrorText, Page, type PageContext } from './layout.js'
 import { html } from './html.js'
@@ -28,12 +35,8 @@ export function monitorsPage(
   ctx: PageContext,
   o: {
     monitors: MonitorListItem[] | null
-    error?: string
-    url?: string
-    name?: string
-    tags?: string
-    /** The heartbeat form's error and what was typed. */
-    heartbeat?: { error: string; name: string; interval_seconds: number; grace_minutes: string }
+    /** A create form refused: its type, the error and what was typed. */
+    form?: FailedForm
   },
 ) {
   if (o.monitors === null)
@@ -85,63 +88,60 @@ export function monitorsPage(
               </div>`
         }
       </div>
-      <h2>Create a monitor</h2>
-      <p>A monitor re-checks a site on a schedule; every run is a saved check and costs 1 credit.</p>
-      <${ErrorText} message=${o.error} />
-      <form class="row" method="post" action="/monitors">
-        <${CsrfField} token=${ctx.csrf} />
-        <label
-          >URL <input type="url" name="url" required placeholder="https://example.com" value=${o.url ?? ''}
-        /></label>
-        <label
-          >Name <input type="text" name="name" maxlength="100" value=${o.name ?? ''} placeholder="optional"
-        /></label>
-        <label
-          >Tags <input type="text" name="tags" value=${o.tags ?? ''} placeholder="env:prod team:web"
-        /></label>
-        <label
-          >How often
-          <select name="interval_seconds">
-            ${INTERVALS.map(([s, label]) => html`<option value=${s} selected=${s === 300}>${label}</option>`)}
-          </select>
-        </label>
-        <button type="submit">Create monitor</button>
-      </form>
-      <${HeartbeatForm} ctx=${ctx} values=${o.heartbeat} />`,
+      ${typeFaces().map((face) => html`<${CreateForm} ctx=${ctx} face=${face} failed=${o.form?.type === face.type ? o.form : undefined} />`)}`,
     { refresh: true },
   )
 }
 
-/** A heartbeat monitor: a job calls its push URL; silence past interval + grace is down. */
-function HeartbeatForm({
-  ctx,
-  values,
-}: {
-  ctx: PageContext
-  values?: { error: string; name: string; interval_seconds: number; grace_minutes: string }
-}) {
-  const every = values?.interval_seconds ?? 86400
-  return html`<h2 id="heartbeat-h">Create a heartbeat monitor</h2>
-    <p>
-      For a cron job or a backup: the job calls the monitor's push URL each time it runs, and no call for
-      the interval plus the grace is down. Beats cost no credits.
-    </p>
-    <${ErrorText} message=${values?.error} id="heartbeat-error" />
-    <form class="row" method="post" action="/monitors/heartbeat" aria-labelledby="heartbeat-h">
+/** A create form the server refused: the type's, with its error and what was typed. */
+export interface FailedForm {
+  type: MonitorType
+  error: string
+  values: Record<string, string>
+}
+
+/** Where a type's create form posts: the default type's to /monitors, another's to /monitors/<type>. */
+export const createPath = (type: MonitorType) =>
+  type === DEFAULT_MONITOR_TYPE ? '/monitors' : `/monitors/${type}`
+
+/** A type's create form (its face's fields), with what was typed when it was refused. */
+function CreateForm({ ctx, face, failed }: { ctx: PageContext; face: MonitorTypeFace; failed?: FailedForm }) {
+  const { heading, intro, submit, fields } = face.form
+  const id = `${face.type}-h`
+  return html`<h2 id=${id}>${heading}</h2>
+    <p>${intro}</p>
+    <${ErrorText} message=${failed?.error} id=${`${face.type}-error`} />
+    <form class="row" method="post" action=${createPath(face.type)} aria-labelledby=${id}>
       <${CsrfField} token=${ctx.csrf} />
-      <label
-        >Job <input type="text" name="name" required maxlength="100" value=${values?.name ?? ''} placeholder="nightly backup"
-      /></label>
-      <label
-        >Expected
-        <select name="interval_seconds">
-          ${INTERVALS.map(([s, label]) => html`<option value=${s} selected=${s === every}>${label}</option>`)}
-        </select>
-      </label>
-      <label
-        >Grace (minutes)
-        <input type="number" name="grace_minutes" min="0" max="1440" required value=${values?.grace_minutes ?? '5'}
-      /></label>
-      <button type="submit">Create heartbeat monitor</button>
+      ${fields.map((f) => html`<${FormField} field=${f} value=${failed?.values[f.name] ?? f.initial ?? ''} hint=${f.hint} />`)}
+      <button type="submit">${submit}</button>
     </form>`
+}
+
+/** One field of a type's form: an input, or a choice of the intervals. */
+export function FormField({ field: f, value, hint }: { field: TypeFormField; value: string; hint?: string }) {
+  if (f.input === 'interval') {
+    const chosen = Number(value)
+    const intervals = INTERVALS.some(([s]) => s === chosen)
+      ? INTERVALS
+      : [...INTERVALS, [chosen, `every ${chosen} s`] as [number, string]]
+    return html`<label
+      >${f.label}
+      <select name=${f.name}>
+        ${intervals.map(([s, label]) => html`<option value=${s} selected=${s === chosen}>${label}</option>`)}
+      </select>
+    </label>`
+  }
+  return html`<label
+    >${f.label}
+    <input
+      type=${f.input}
+      name=${f.name}
+      required=${f.required}
+      maxlength=${f.maxlength}
+      min=${f.min}
+      max=${f.max}
+      value=${value}
+      placeholder=${hint}
+  /></label>`
 }

@@ -5,7 +5,8 @@
 import type { H3Event } from 'h3'
 import type { SignedIn } from '../../accounts/index.js'
 import { PUSH_PATH } from '../../contract/monitoring.js'
-import { MonitorCreate } from '../../contract/monitors.js'
+import { MonitorCreate, type MonitorType } from '../../contract/monitors.js'
+import { typeFace, typeFaces, type MonitorTypeFace } from '../../contract/monitor-types/index.js'
 import { splitTags } from '../../contract/tags.js'
 import type { MonitorService } from '../../monitors/index.js'
 import { RunRefused } from '../../runs/index.js'
@@ -20,17 +21,17 @@ import {
   historyOf,
   listItems,
   mine as mineOf,
+  readFields,
   type MonitorEdit,
 } from '../monitors.js'
 import { monitorDeletePage, monitorEditPage } from '../pages/monitor-edit.js'
-import { BAR_RUNS, monitorPage, monitorsPage } from '../pages/monitors.js'
+import { BAR_RUNS, createPath, monitorPage, monitorsPage } from '../pages/monitors.js'
 
 /** The edit form as ../monitors.ts takes it; numbers that are not numbers stay NaN for the schema to name. */
-function editOf(form: URLSearchParams): MonitorEdit {
+function editOf(form: URLSearchParams, type: MonitorType): MonitorEdit {
   const min = field(form, 'min_score').trim()
   return {
     name: field(form, 'name').trim(),
-    url: field(form, 'url').trim(),
     interval_seconds: Number(field(form, 'interval_seconds')),
     down_after: Number(field(form, 'down_after')),
     min_score: min === '' ? null : Number(min),
@@ -39,13 +40,22 @@ function editOf(form: URLSearchParams): MonitorEdit {
       .map((l) => l.trim())
       .filter(Boolean),
     tags: splitTags(field(form, 'tags')),
-    // only a heartbeat monitor's form has the field
-    ...(form.has('grace_minutes') ? { grace_seconds: minutesOf(field(form, 'grace_minutes')) } : {}),
+    // the type's own fields that were sent
+    own: Object.fromEntries(
+      typeFace(type)
+        .form.fields.filter((f) => f.edit && form.has(f.name))
+        .map((f) => [f.name, field(form, f.name).trim()]),
+    ),
   }
 }
 
-/** A refused create's headers: Retry-After when the account's create rate said wait. */
-const minutesOf = (typed: string) => (typed.trim() === '' ? NaN : Number(typed) * 60)
+/** A create form as typed (trimmed); a field left out holds its initial value. */
+const typedOf = (form: URLSearchParams, face: MonitorTypeFace): Record<string, string> =>
+  Object.fromEntries(
+    face.form.fields.map((f) => [f.name, form.has(f.name) ? field(form, f.name).trim() : (f.initial ?? '')]),
+  )
+
+const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1)
 
 type PageOf = (
   event: H3Event,
@@ -66,28 +76,6 @@ export function monitorRoutes(k: Kit): Routes {
       }),
     ),
   )
-  const monitorCreate = k.signedPost(async (event, form, s) => {
-    if (!monitors) return k.notFound(event, s)
-    const url = field(form, 'url').trim()
-    const name = field(form, 'name').trim() || undefined
-    const interval = Number(form.get('interval_seconds') ?? 300)
-    const tags = field(form, 'tags').trim()
-    try {
-      const body = validInput(
-        MonitorCreate,
-        { url, name, interval_seconds: interval, ...(tags ? { tags: splitTags(tags) } : {}) },
-        'monitor',
-      )
-      const { monitor } = await monitors.create(s.account.user_id, body)
-      return seeOther(`/monitors/${monitor.id}`)
-    } catch (err) {
-      const error = refusal(err)
-      const list = await listItems(monitors, s.account.user_id, 50, BAR_RUNS)
-      const page = monitorsPage(k.ctx(event, s), { monitors: list, error, url, name, tags })
-      return k.page(page, ...refusalStatus(err))
-    }
-  })
-
   /** The monitor's page, with a notice, a one-time secret or an error above it. */
   const pageOf: PageOf = async (event, s, service, id, o = {}, status = 200) => {
     const record = await mineOf(service, s.account.user_id, id)
@@ -98,31 +86,30 @@ export function monitorRoutes(k: Kit): Routes {
     return k.page(monitorPage(k.ctx(event, s), m, runs, events, { ...o, maintenance, pushBase }), status)
   }
 
-  const heartbeatCreate = k.signedPost(async (event, form, s) => {
-    if (!monitors) return k.notFound(event, s)
-    const name = field(form, 'name').trim()
-    const interval_seconds = Number(field(form, 'interval_seconds'))
-    const grace_minutes = field(form, 'grace_minutes').trim()
-    try {
-      const grace_seconds = grace_minutes === '' ? NaN : Number(grace_minutes) * 60
-      const body = validInput(
-        MonitorCreate,
-        { type: 'heartbeat', name, interval_seconds, grace_seconds },
-        'monitor',
-      )
-      const { monitor, pushToken } = await monitors.create(s.account.user_id, body)
-      const push_token = pushToken!
-      // the push URL is shown on this one answer, never again: no redirect to lose it
-      const base = (k.deps.opts.publicUrl ?? event.url.origin).replace(/\/+$/, '')
-      const pushUrl = base + PUSH_PATH.replace(':token', push_token)
-      return pageOf(event, s, monitors, monitor.id, { notice: 'Heartbeat monitor created.', pushUrl })
-    } catch (err) {
-      const error = refusal(err)
-      const list = await listItems(monitors, s.account.user_id, 50, BAR_RUNS)
-      const heartbeat = { error, name, interval_seconds, grace_minutes }
-      return k.page(monitorsPage(k.ctx(event, s), { monitors: list, heartbeat }), ...refusalStatus(err))
-    }
-  })
+  /** A type's create form: its monitor's page (a pushed type's shows the push URL, once), or the form again. */
+  const createOf = (face: MonitorTypeFace) =>
+    k.signedPost(async (event, form, s) => {
+      if (!monitors) return k.notFound(event, s)
+      const values = typedOf(form, face)
+      try {
+        const body = validInput(
+          MonitorCreate,
+          { type: face.type, ...readFields(face.form.fields, values) },
+          'monitor',
+        )
+        const { monitor, pushToken } = await monitors.create(s.account.user_id, body)
+        if (!face.pushed) return seeOther(`/monitors/${monitor.id}`)
+        // the push URL is shown on this one answer, never again: no redirect to lose it
+        const base = (k.deps.opts.publicUrl ?? event.url.origin).replace(/\/+$/, '')
+        const pushUrl = base + PUSH_PATH.replace(':token', pushToken!)
+        const notice = `${capitalise(face.noun)} monitor created.`
+        return pageOf(event, s, monitors, monitor.id, { notice, pushUrl })
+      } catch (err) {
+        const list = await listItems(monitors, s.account.user_id, 50, BAR_RUNS)
+        const failed = { type: face.type, error: refusal(err), values }
+        return k.page(monitorsPage(k.ctx(event, s), { monitors: list, form: failed }), ...refusalStatus(err))
+      }
+    })
 
   const monitorOne = k.authed(async (event, s) =>
     monitors ? pageOf(event, s, monitors, param(event, 'id')) : k.notFound(event, s),
@@ -151,8 +138,9 @@ export function monitorRoutes(k: Kit): Routes {
     return seeOther(`/monitors/${m.id}`)
   })
   return {
-    '/monitors': { GET: monitorsView, POST: monitorCreate },
-    '/monitors/heartbeat': { POST: heartbeatCreate },
+    // each type's create form, where its page posts it (the default type's to /monitors itself)
+    ...Object.fromEntries(typeFaces().map((face) => [createPath(face.type), { POST: createOf(face) }])),
+    '/monitors': { GET: monitorsView, POST: createOf(typeFace(undefined)) },
     '/monitors/:id': { GET: monitorOne },
     '/monitors/:id/pause': { POST: monitorPause(true) },
     '/monitors/:id/resume': { POST: monitorPause(false) },
@@ -179,9 +167,9 @@ function monitorEditRoutes(k: Kit, pageOf: PageOf): Routes {
   const editSave = k.signedPost(async (event, form, s) => {
     const m = await mine(event, s)
     if (!monitors || !m) return k.notFound(event, s)
-    const values = editOf(form)
+    const values = editOf(form, m.type)
     try {
-      await monitors.update(s.account.user_id, m.id, editPatch(values))
+      await monitors.update(s.account.user_id, m.id, editPatch(m.type, values))
       return seeOther(`/monitors/${m.id}`)
     } catch (err) {
       return k.page(monitorEditPage(k.ctx(event, s), m, { values, error: refusal(err) }), 400)
