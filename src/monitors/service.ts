@@ -137,7 +137,7 @@ export class MonitorService {
 
   /** The requests that make a monitor's channels again, by channel id (a form re-sends the kept ones). */
   channelRequests(m: MonitorRecord): Array<{ id: string; request: ChannelRequest }> {
-    return m.channels.map((c) => ({ id: c.id, request: requestOf(c) }))
+    return m.channels.map((c) => ({ id: c.id, request: requestOf(c, this.o.secrets) }))
   }
 
   // ---- runs (kinds/, record-run.ts) ----

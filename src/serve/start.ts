@@ -16,8 +16,8 @@ import { toNodeHandler } from 'h3/node'
 import { CheckCapacity, DEFAULT_CAPACITY } from '../capacity/index.js'
 import { ADMIN_TOKEN_HOWTO, adminTokenProblem } from '../contract/admin-token.js'
 import { Accounts, type SignupPolicy } from '../accounts/index.js'
-import { startMonitoring, type Monitoring } from '../monitors/index.js'
-import { deriveSecretKey, loadSecretKey } from '../shared/index.js'
+import { channelSealer, startMonitoring, type Monitoring } from '../monitors/index.js'
+import { deriveSecretKey, loadSecretKey, secretBox } from '../shared/index.js'
 import { openStore, type Store } from '../store/index.js'
 import { LimiterSetupError, openLimiter, type OpenLimiter } from '../http/limiter-store.js'
 import { policiesOf } from '../http/rate-limit.js'
@@ -191,6 +191,10 @@ export async function startServer(o: StartOptions): Promise<RunningServer> {
     capHeapGrowth() // the embedded store's history is in memory: src/serve/heap.ts
   }
   const checkTimeoutMs = o.checkTimeoutMs ?? 15_000
+  // instances sharing a database must share the key: without SITEHEALTH_SECRET_KEY it is
+  // derived from the admin token they already share
+  const secretKey =
+    o.monitors?.secretKey ?? (o.databaseUrl ? deriveSecretKey(o.adminToken!) : await loadSecretKey(o.dataDir))
   // docs/decisions.md#scale-out: a reservation left by a dead instance returns at most 60 s after the check limit
   const store = await openStore({
     dataDir: o.dataDir,
@@ -201,6 +205,8 @@ export async function startServer(o: StartOptions): Promise<RunningServer> {
     acquireTimeoutMs: o.dbAcquireTimeoutMs,
     leaseMs: o.leaseMs ?? checkTimeoutMs + 30_000,
     monitorHistory: o.monitors?.historyLimit,
+    // channels an older version stored in clear are sealed as the store opens
+    sealChannels: channelSealer(secretBox(secretKey)),
   })
   let monitoring: Monitoring | undefined
   let limiter: OpenLimiter | undefined
@@ -218,10 +224,6 @@ export async function startServer(o: StartOptions): Promise<RunningServer> {
     const metrics = o.metricsToken
       ? new Metrics({ inFlight: () => capacity.inFlight(), gauges: store.monitorGauges })
       : undefined
-    // instances sharing a database must share the key: without SITEHEALTH_SECRET_KEY it is
-    // derived from the admin token they already share
-    const secretKey =
-      o.monitors?.secretKey ?? (o.databaseUrl ? deriveSecretKey(admin.token) : await loadSecretKey(o.dataDir))
     const w: Wiring = { store, adminToken: admin.token, secretKey, capacity, metrics, lab, checkTimeoutMs }
     const started = await startMonitorsFor(o, w)
     monitoring = started

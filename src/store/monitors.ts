@@ -9,20 +9,10 @@
  */
 import type { PagespeedMethod } from '../contract/schemas.js'
 import type { Assertion } from '../contract/monitoring.js'
-import type { AlertsView, ChannelType, LastCheck, MonitorState, MonitorType } from '../contract/monitors.js'
+import type { AlertsView, LastCheck, MonitorState, MonitorType } from '../contract/monitors.js'
+import type { ChannelRecord } from './channels.js'
 
-export interface ChannelRecord {
-  id: string
-  type: ChannelType
-  /** The URL (webhook, slack, discord, teams) or address (email), unmasked. */
-  target: string
-  /** Webhook signing secret, sealed with the server's secret key (src/shared/secret-box.ts). */
-  secret_sealed: string | null
-  /** Its name in a monitors-as-code file (absent in records older than the field). */
-  name?: string | null
-  /** The target as written in that file, `${VAR}` placeholders unresolved. */
-  source?: string | null
-}
+export type { ChannelRecord } from './channels.js'
 
 /** Alert settings as stored: records made before flap control lack the flap-control fields (alertsOf). */
 export type StoredAlerts = Pick<AlertsView, 'down_after' | 'min_score'> &

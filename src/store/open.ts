@@ -1,6 +1,7 @@
 /** Choosing and opening a backend. */
 import { openLowdbStore, type LowdbStoreOptions } from './embedded/index.js'
 import type { Store } from './types.js'
+import type { ChannelSealer } from './channels.js'
 
 export interface OpenStoreOptions {
   /** The embedded store's directory (unused with a database URL). */
@@ -19,6 +20,11 @@ export interface OpenStoreOptions {
   leaseMs?: number
   /** Runs and events kept per monitor. */
   monitorHistory?: number
+  /**
+   * Seals alert channels an older version stored in clear (src/store/channels.ts): the server
+   * makes it from its secret key, which the store never holds.
+   */
+  sealChannels?: ChannelSealer
 }
 
 /**
@@ -38,8 +44,13 @@ export async function openStore(o: OpenStoreOptions | string): Promise<Store> {
       acquireTimeoutMs: opts.acquireTimeoutMs,
       leaseMs: opts.leaseMs,
       monitorHistory: opts.monitorHistory,
+      sealChannels: opts.sealChannels,
     })
   }
-  const lowdb: LowdbStoreOptions = { leaseMs: opts.leaseMs, monitorHistory: opts.monitorHistory }
+  const lowdb: LowdbStoreOptions = {
+    leaseMs: opts.leaseMs,
+    monitorHistory: opts.monitorHistory,
+    sealChannels: opts.sealChannels,
+  }
   return openLowdbStore(opts.dataDir, lowdb)
 }

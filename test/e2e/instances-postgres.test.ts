@@ -436,8 +436,8 @@ describePg('several serve instances on one PostgreSQL database', () => {
         ).body,
       ).toEqual(before.uptime)
       const [row] = await query(db.url, 'SELECT record FROM monitors WHERE id = $1', [monitorId])
-      const sealed = row.record.channels[0].secret_sealed as string
-      expect(secretBox(deriveSecretKey(TOKEN)).open(sealed)).toBe(secret)
+      const sealed = row.record.channels[0].secrets as string
+      expect(JSON.parse(secretBox(deriveSecretKey(TOKEN)).open(sealed)).signing_secret).toBe(secret)
       // the maintenance window
       expect(
         (

@@ -4,7 +4,9 @@ import net from 'node:net'
 import { SMTPServer } from 'smtp-server'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Delivery, WebhookPayload } from '../../src/contract/monitors.js'
+import { providerFace } from '../../src/contract/channels.js'
 import { Deliverer } from '../../src/monitors/channels/deliver.js'
+import { sealChannel } from '../../src/monitors/channels/records.js'
 import type { ChannelRecord } from '../../src/store/monitors.js'
 import { startReceiver } from './fixtures.js'
 
@@ -25,12 +27,12 @@ const start = (c: ChannelRecord): Delivery => ({
   last_attempt_at: null,
   last_error: null,
 })
-const channel = (type: ChannelRecord['type'], target: string): ChannelRecord => ({
-  id: '01a2084a-9dd6-76a2-9367-c897e9bd68ef',
-  type,
-  target,
-  secret_sealed: null,
-})
+/** A channel to `target`, "sealed" by a box that seals nothing (the deliverers here open with `s => s`). */
+const channel = (type: ChannelRecord['type'], target: string): ChannelRecord =>
+  sealChannel(
+    { id: '01a2084a-9dd6-76a2-9367-c897e9bd68ef', type, fields: { [providerFace(type).target]: target } },
+    { seal: (s) => s, open: (s) => s },
+  )
 
 const closers: Array<() => Promise<unknown>> = []
 afterEach(async () => {

@@ -74,8 +74,12 @@ describe('MonitorService', () => {
     const channel = monitor.channels[0]!
     const secret = secrets.get(channel.id)!
     expect(secret).toMatch(/^whsec_/)
-    expect(channel.secret_sealed).not.toContain(secret)
-    expect(box.open(channel.secret_sealed!)).toBe(secret)
+    expect(channel.secrets).not.toContain(secret)
+    expect(channel.secrets).not.toContain('hooks.example.com')
+    expect(JSON.parse(box.open(channel.secrets!))).toEqual({
+      fields: { url: 'https://hooks.example.com/x' },
+      signing_secret: secret,
+    })
     expect((await svc.get('ada', monitor.id)).id).toBe(monitor.id)
   })
 

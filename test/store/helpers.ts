@@ -1,10 +1,18 @@
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises'
+import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { CheckRecord } from '../../src/store/types.js'
 
 export async function tempDir(): Promise<string> {
   return mkdtemp(join(tmpdir(), 'sitehealth-store-'))
+}
+
+/** Every file under `dir`, read as one text (latin1: any byte is one character). */
+export async function dirBytes(dir: string): Promise<string> {
+  const out: string[] = []
+  for (const e of await readdir(dir, { withFileTypes: true, recursive: true }))
+    if (e.isFile()) out.push(await readFile(join(e.parentPath, e.name), 'latin1'))
+  return out.join('\n')
 }
 
 export async function removeDir(dir: string): Promise<void> {

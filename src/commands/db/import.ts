@@ -2,14 +2,15 @@ import { readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Command, Flags } from '@oclif/core'
 import { DataDirLockedError, DatabaseError } from '../../store/index.js'
+import { UnsealedChannelsError } from '../../store/channels.js'
 import { redactUrl } from '../../store/postgres/url.js'
 
 export default class DbImport extends Command {
   static override summary =
     'Copy an embedded data dir (users, balances, keys, checks, monitors, accounts) into PostgreSQL.'
-  static override description = `Moves an embedded deployment to PostgreSQL: every user with its balance, every API key (revoked ones too) and every saved check, with the same ids and created_at, so recent-check paging is identical; every monitor with its runs, events and alert channels; every dashboard account with its live sessions, invite links and login requests. Stop the embedded serve first (the data dir stays locked while it runs); the data dir is only read.
+  static override description = `Moves an embedded deployment to PostgreSQL: every user with its balance, every API key (revoked ones too) and every saved check, with the same ids and created_at, so recent-check paging is identical; every monitor with its runs, events and alert channels; every dashboard account with its live sessions, invite links and login requests. Stop the embedded serve first (the data dir stays locked while it runs); the data dir is only read (one an older version wrote has its alert channels sealed first, as serve would at start).
 
-Webhook channels' signing secrets are re-sealed for PostgreSQL: set SITEHEALTH_ADMIN_TOKEN to the token the PostgreSQL instances will use (their sealing key is derived from it), or SITEHEALTH_SECRET_KEY if they set one. The embedded key is read from <data-dir>/secret-key (or SITEHEALTH_SECRET_KEY). Without the keys the import stops before copying anything.
+Alert channels' sealed credentials (their URLs and webhook signing secrets) are re-sealed for PostgreSQL: set SITEHEALTH_ADMIN_TOKEN to the token the PostgreSQL instances will use (their sealing key is derived from it), or SITEHEALTH_SECRET_KEY if they set one. The embedded key is read from <data-dir>/secret-key (or SITEHEALTH_SECRET_KEY). Without the keys the import stops before copying anything.
 
 Running it again changes nothing: what is already in the database is left as it is. A user that already exists in the database keeps its balance.
 
@@ -49,7 +50,7 @@ Shows a progress bar on a terminal, then a summary of what was copied. --json pr
     const { openLowdbStore } = await import('../../store/embedded/index.js')
     const { openPostgresStore } = await import('../../store/postgres/index.js')
     const { importDataDir, resealer, ImportError } = await import('../../store/postgres/import.js')
-    const { deriveSecretKey } = await import('../../shared/index.js')
+    const { deriveSecretKey, secretBox } = await import('../../shared/index.js')
     // the keys serve would use: embedded, the env key or the data dir's file; PostgreSQL, the env
     // key or one derived from the admin token (src/serve/start.ts)
     const envKey = process.env.SITEHEALTH_SECRET_KEY || undefined
@@ -61,12 +62,22 @@ Shows a progress bar on a terminal, then a summary of what was copied. --json pr
     })
     let source
     let target
+    // channels an older version stored in clear are sealed with the key the embedded serve used
+    const sourceKey = envKey ?? fileKey
+    const { channelSealer } = await import('../../monitors/index.js')
     try {
-      source = await openLowdbStore(dataDir)
+      source = await openLowdbStore(dataDir, {
+        sealChannels: sourceKey === undefined ? undefined : channelSealer(secretBox(sourceKey)),
+      })
       target = await openPostgresStore({ url, poolSize: 2 })
     } catch (err) {
       await source?.close()
-      if (err instanceof DataDirLockedError || err instanceof DatabaseError) this.fail(err.message)
+      if (
+        err instanceof DataDirLockedError ||
+        err instanceof DatabaseError ||
+        err instanceof UnsealedChannelsError
+      )
+        this.fail(err.message)
       throw err
     }
 

@@ -4,7 +4,7 @@ import { redactUrl } from '../../store/postgres/url.js'
 
 export default class DbMigrate extends Command {
   static override summary = 'Apply pending schema migrations to a PostgreSQL database.'
-  static override description = `Brings the database's schema up to this version of sitehealth and exits. serve does the same at start (under a database lock, so instances starting together are safe); run this to migrate ahead of a deployment. A database already migrated by a newer sitehealth is refused.
+  static override description = `Brings the database's schema up to this version of sitehealth and exits. serve does the same at start (under a database lock, so instances starting together are safe); run this to migrate ahead of a deployment. A database already migrated by a newer sitehealth is refused. Alert channels stored in clear by an older version are sealed with the key serve uses: set SITEHEALTH_SECRET_KEY, or SITEHEALTH_ADMIN_TOKEN, as the instances do.
 
 --json prints {schema, applied, present}.`
 
@@ -32,9 +32,18 @@ export default class DbMigrate extends Command {
     const { flags } = await this.parse(DbMigrate)
     const url = flags['database-url']
     const { openPostgresStore } = await import('../../store/postgres/index.js')
+    const { channelSealer, deriveSecretKey, secretBox } = await import('../../monitors/index.js')
+    // the key serve would seal with (src/serve/start.ts), for channels an older version stored in clear
+    const envKey = process.env.SITEHEALTH_SECRET_KEY || undefined
+    const adminToken = process.env.SITEHEALTH_ADMIN_TOKEN || undefined
+    const key = envKey ?? (adminToken ? deriveSecretKey(adminToken) : undefined)
     let store
     try {
-      store = await openPostgresStore({ url, poolSize: 1 })
+      store = await openPostgresStore({
+        url,
+        poolSize: 1,
+        sealChannels: key === undefined ? undefined : channelSealer(secretBox(key)),
+      })
     } catch (err) {
       if (err instanceof DatabaseError) this.fail(err.message)
       throw err

@@ -13,12 +13,14 @@ import {
   parseTargetUrl,
 } from '../../checks/index.js'
 import type { Delivery, WebhookPayload } from '../../contract/monitors.js'
-import type { ChannelRecord } from '../../store/monitors.js'
+import type { ChannelType } from '../../contract/channels.js'
+import type { ChannelRecord } from '../../store/channels.js'
 import { openChannel } from './records.js'
 import {
   PermanentError,
   providerOf,
   type MailMessage,
+  type OpenChannel,
   type OutboundRequest,
   type Transport,
 } from './providers/index.js'
@@ -64,8 +66,22 @@ export class Deliverer {
    * stands; resolves with the final delivery (delivered or failed), or the pending one when the
    * deliverer stops first (the event stays pending and is resumed at the next start).
    */
-  async deliver(
+  deliver(
     channel: ChannelRecord,
+    payload: WebhookPayload,
+    start: Delivery,
+    record: (d: Delivery) => Promise<void>,
+  ): Promise<Delivery> {
+    return this.deliverTo(channel.type, (open) => openChannel(channel, open), payload, start, record)
+  }
+
+  /**
+   * As `deliver`, to a channel that is not a stored record (a status page's webhook subscriber):
+   * `open` makes it ready to send at each attempt, with the server's opener of sealed values.
+   */
+  async deliverTo(
+    type: ChannelType,
+    open: (openSecret: (sealed: string) => string) => OpenChannel,
     payload: WebhookPayload,
     start: Delivery,
     record: (d: Delivery) => Promise<void>,
@@ -78,7 +94,7 @@ export class Deliverer {
       let error: string | null = null
       let permanent = false
       try {
-        await this.attempt(channel, payload)
+        await this.attempt(type, open, payload)
       } catch (err) {
         error = (err as Error).message || String(err)
         permanent = err instanceof PermanentError
@@ -121,14 +137,19 @@ export class Deliverer {
     })
   }
 
-  private async attempt(channel: ChannelRecord, payload: WebhookPayload): Promise<void> {
-    let open
+  /** One attempt: the channel's secrets are opened for it and live no longer than it. */
+  private async attempt(
+    type: ChannelType,
+    open: (openSecret: (sealed: string) => string) => OpenChannel,
+    payload: WebhookPayload,
+  ): Promise<void> {
+    let channel
     try {
-      open = openChannel(channel, this.opts.openSecret)
+      channel = open(this.opts.openSecret)
     } catch (err) {
       throw new PermanentError(`The channel's sealed secrets do not open: ${(err as Error).message}`)
     }
-    await providerOf(channel.type).send(open, payload, this.transport)
+    await providerOf(type).send(channel, payload, this.transport)
   }
 
   private async post(target: string, req: OutboundRequest): Promise<void> {

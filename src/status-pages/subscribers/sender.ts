@@ -148,8 +148,12 @@ export class SubscriberSender {
       last_error: null,
     }
     // the deliverer signs and sends any JSON body with an `event`, as it does alert payloads
-    const d = await this.o.deliverer.deliver(
-      { id: s.id, type: 'webhook', target: s.target, secret_sealed: s.secret_sealed },
+    const d = await this.o.deliverer.deliverTo(
+      'webhook',
+      (open) => ({
+        fields: { url: s.target },
+        ...(s.secret_sealed ? { signingSecret: open(s.secret_sealed) } : {}),
+      }),
       job.body as unknown as WebhookPayload,
       start,
       async () => {},

@@ -35,6 +35,9 @@ import type {
 import type { CreateMonitorOptions, MonitorListQuery, MonitorRecord, Page, PageOptions } from '../monitors.js'
 import type { MonitorStore } from '../types.js'
 import { LowdbHistory } from './history.js'
+import type { ChannelSealer } from '../channels.js'
+import { sealStoredChannels } from './channels.js'
+import { DeliveryLeases } from './delivery-leases.js'
 import { savedRunMs } from '../rules/buckets.js'
 import { located } from '../rules/location.js'
 import { DueHeap } from '../../shared/index.js'
@@ -53,6 +56,8 @@ export interface LowdbMonitorStoreOptions {
   warn?: (line: string) => void
   /** Replaces the journal's file write (tests inject short writes and a full disk). */
   journalWrite?: WriteFn
+  /** Seals channels stored in clear by an older version (channels.ts); without it they refuse to load. */
+  sealChannels?: ChannelSealer
 }
 
 type Entry =
@@ -90,8 +95,7 @@ export class LowdbMonitorStore implements MonitorStore {
   private readonly runs = new Map<string, RunRing>()
   private readonly events = new Map<string, EventRecord[]>()
   private readonly history = new LowdbHistory(this.strings)
-  /** Delivery leases (one process: memory only, a restart starts with none held). */
-  private readonly deliveryLeases = new Map<string, number>()
+  private readonly deliveryLeases = new DeliveryLeases()
   private readonly heap = new DueHeap()
   private readonly claimed = new Set<string>()
   private journal!: Journal
@@ -139,6 +143,8 @@ export class LowdbMonitorStore implements MonitorStore {
     for (const w of warnings) warn(`warning: monitor journal: ${w}`)
     for (const e of entries) this.apply(e)
     this.journal = await Journal.open(file, validBytes, this.opts.journalWrite)
+    // channels stored in clear are sealed, and the files holding them folded away at once
+    if (sealStoredChannels(this.monitors, this.opts.sealChannels, this.dir) > 0) await this.compact()
     for (const m of this.monitors.values())
       if (m.next_run_at !== null) this.heap.push({ due: m.next_run_at, id: m.id })
   }
@@ -434,25 +440,11 @@ export class LowdbMonitorStore implements MonitorStore {
   }
 
   async claimDeliveries(leaseMs: number, eventIds?: string[]): Promise<EventRecord[]> {
-    const now = Date.now()
-    const wanted = eventIds && new Set(eventIds)
-    const out: EventRecord[] = []
-    for (const list of this.events.values())
-      for (const e of list) {
-        if (wanted && !wanted.has(e.id)) continue
-        if (!e.deliveries.some((d) => d.status === 'pending')) {
-          this.deliveryLeases.delete(e.id)
-          continue
-        }
-        if ((this.deliveryLeases.get(e.id) ?? 0) > now) continue
-        this.deliveryLeases.set(e.id, now + leaseMs)
-        out.push(e)
-      }
-    return out.sort((a, b) => (a.id < b.id ? -1 : 1))
+    return this.deliveryLeases.claim(this.events.values(), leaseMs, eventIds)
   }
 
   async releaseDeliveries(eventIds: string[]): Promise<void> {
-    for (const id of eventIds) this.deliveryLeases.delete(id)
+    this.deliveryLeases.release(eventIds)
   }
 
   /** Every monitor with its runs, events, rollups and incidents, oldest first (`db import`). */

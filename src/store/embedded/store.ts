@@ -9,7 +9,8 @@
  *   <dataDir>/keys.json         keys.ts      API keys (hashes only)
  *   <dataDir>/checks/...        shards.ts    saved checks, sharded per user; checks.ts reads/writes
  *   <dataDir>/accounts.json     accounts.ts  dashboard accounts, sessions, invites, device grants
- *   <dataDir>/monitors/...      monitors.ts  monitors, runs, events (snapshot + group-commit journal)
+ *   <dataDir>/monitors/...      monitors.ts  monitors, runs, events (snapshot + group-commit journal);
+ *                               channels.ts  their alert channels sealed on load if stored in clear
  *   <dataDir>/status-pages.json status-pages.ts  public status pages
  *   <dataDir>/status-incidents.json, status-subscribers.json  their incidents and subscribers
  *
@@ -18,6 +19,7 @@
  */
 import { resolve } from 'node:path'
 import type { Store } from '../types.js'
+import type { ChannelSealer } from '../channels.js'
 import { LowdbAccounts } from './accounts.js'
 import { LowdbChecks } from './checks.js'
 import { LowdbContext } from './context.js'
@@ -53,6 +55,8 @@ export interface LowdbStoreOptions {
   warn?: (line: string) => void
   /** Clock in epoch ms (tests). */
   now?: () => number
+  /** Seals alert channels an older version stored in clear (src/store/channels.ts). */
+  sealChannels?: ChannelSealer
 }
 
 export class LowdbStore implements Store {
@@ -88,7 +92,11 @@ export class LowdbStore implements Store {
     this.keys = new LowdbKeys(this.ctx, opts.touchFlushMs ?? DEFAULT_TOUCH_FLUSH_MS)
     this.checks = new LowdbChecks(this.ctx, this.shards, this.users)
     this.accounts = new LowdbAccounts(this.ctx)
-    this.monitors = new LowdbMonitorStore(dataDir, { historyLimit: opts.monitorHistory, warn: opts.warn })
+    this.monitors = new LowdbMonitorStore(dataDir, {
+      historyLimit: opts.monitorHistory,
+      warn: opts.warn,
+      sealChannels: opts.sealChannels,
+    })
     this.statusPages = new LowdbStatusPages(this.ctx)
     this.statusIncidents = new LowdbStatusIncidents(this.ctx)
     this.statusSubscribers = new LowdbStatusSubscribers(this.ctx)

@@ -10,11 +10,13 @@
  * whole users), each monitor with its history in one; a user that already exists in the database
  * keeps its balance.
  *
- * Webhook signing secrets are sealed with the server's secret key, which differs between the
- * backends (embedded: `<data-dir>/secret-key` unless SITEHEALTH_SECRET_KEY is set; PostgreSQL:
- * SITEHEALTH_SECRET_KEY, else derived from the shared admin token). `reseal` opens each secret
- * with the source key and seals it with the target's; every secret is re-sealed before anything
- * is written, so a missing or wrong key stops the import with nothing copied.
+ * Alert channels' credentials (their URLs and signing secrets, src/store/channels.ts) are sealed
+ * with the server's secret key, which differs between the backends (embedded:
+ * `<data-dir>/secret-key` unless SITEHEALTH_SECRET_KEY is set; PostgreSQL: SITEHEALTH_SECRET_KEY,
+ * else derived from the shared admin token). `reseal` opens each channel's sealed value with the
+ * source key and seals it with the target's; every one is re-sealed before anything is written,
+ * so a missing or wrong key stops the import with nothing copied. The source is opened with its
+ * own key, so channels an older version stored there in clear are sealed first.
  */
 import { sql, type Kysely } from 'kysely'
 import { secretBox } from '../../shared/index.js'
@@ -65,12 +67,12 @@ export function resealer(keys: SealingKeys): (sealed: string) => string {
   return (sealed) => {
     if (!target)
       throw new ImportError(
-        'The data dir has webhook channels with signing secrets: set SITEHEALTH_ADMIN_TOKEN to the token the PostgreSQL instances use (or SITEHEALTH_SECRET_KEY, if they set one) so they can be re-sealed.',
+        'The data dir has alert channels with sealed credentials (webhook URLs and signing secrets): set SITEHEALTH_ADMIN_TOKEN to the token the PostgreSQL instances use (or SITEHEALTH_SECRET_KEY, if they set one) so they can be re-sealed.',
       )
     const opened = [target, ...sources].map((b) => tryOpen(b, sealed)).find((p) => p !== undefined)
     if (opened === undefined)
       throw new ImportError(
-        "A webhook channel's signing secret opens with none of the keys given: set SITEHEALTH_SECRET_KEY to the key the embedded serve used, or keep its <data-dir>/secret-key file.",
+        "An alert channel's sealed credentials open with none of the keys given: set SITEHEALTH_SECRET_KEY to the key the embedded serve used, or keep its <data-dir>/secret-key file.",
       )
     return target.seal(opened)
   }
@@ -92,7 +94,7 @@ export interface ImportProgress {
 
 export interface ImportOptions {
   onProgress?: (p: ImportProgress) => void
-  /** Re-seals a webhook secret for the target (see resealer); without it, a sealed secret stops the import. */
+  /** Re-seals a channel's secrets for the target (see resealer); without it, a sealed value stops the import. */
   reseal?: (sealed: string) => string
 }
 
@@ -119,7 +121,7 @@ export async function importDataDir(
       ...m.monitor,
       channels: m.monitor.channels.map((c) => ({
         ...c,
-        secret_sealed: c.secret_sealed === null ? null : reseal(c.secret_sealed),
+        secrets: c.secrets === null ? null : reseal(c.secrets),
       })),
     } satisfies MonitorRecord,
   }))

@@ -6,7 +6,7 @@
  */
 import { Migrator, sql, type Kysely } from 'kysely'
 import { DatabaseError } from './connect.js'
-import { MIGRATIONS } from './migrations/index.js'
+import { MIGRATIONS, migrationsFor, type MigrationContext } from './migrations/index.js'
 import type { Database } from './schema.js'
 
 export const MIGRATION_TABLE = 'sitehealth_migration'
@@ -53,14 +53,20 @@ export interface MigrationResult {
   present: string[]
 }
 
-/** Applies pending migrations (under the migrator's advisory lock); refuses a newer schema. */
-export async function migrateToLatest(db: Kysely<Database>): Promise<MigrationResult> {
+/**
+ * Applies pending migrations (under the migrator's advisory lock); refuses a newer schema. `ctx`
+ * gives the migrations that need it the server's sealer (0015: channels stored in clear).
+ */
+export async function migrateToLatest(
+  db: Kysely<Database>,
+  ctx: MigrationContext = {},
+): Promise<MigrationResult> {
   const schema = await currentSchema(db)
   const before = await appliedMigrations(db, schema)
   refuseNewer(before)
   const migrator = new Migrator({
     db,
-    provider: { getMigrations: () => Promise.resolve(MIGRATIONS) },
+    provider: { getMigrations: () => Promise.resolve(migrationsFor(ctx)) },
     migrationTableName: MIGRATION_TABLE,
     migrationLockTableName: MIGRATION_LOCK_TABLE,
     migrationTableSchema: schema,

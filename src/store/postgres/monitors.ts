@@ -38,6 +38,9 @@ import {
 import { readResponseTimes, readRuns, runInsertSql } from './runs.js'
 import { inline, KeyedBatcher, type Each } from './batch.js'
 import type { Database } from './schema.js'
+import type { ChannelSealer } from '../channels.js'
+import { withSealedChannels } from './channels.js'
+import { claimDeliveries, releaseDeliveries, updateDelivery } from './delivery-queue.js'
 import { isUuid } from '../../shared/index.js'
 
 /** A claim outlives the longest check (120 s) by a minute before another instance may take it. */
@@ -54,9 +57,9 @@ interface MonitorRow {
   version?: string
 }
 
-function toMonitor(r: MonitorRow): MonitorRecord {
+function toMonitor(r: MonitorRow, seal: ChannelSealer | undefined): MonitorRecord {
   return {
-    ...r.record,
+    ...withSealedChannels(r.record, seal),
     id: r.id,
     user_id: r.user_id,
     next_run_at: r.next_run_ms === null ? null : Number(r.next_run_ms),
@@ -83,6 +86,8 @@ export interface PgMonitorsOptions {
   /** Runs and events kept per monitor (default 1,000: docs/decisions.md#monitoring-depth). */
   historyLimit?: number
   now?: () => number
+  /** Seals channels a record holds in clear (channels.ts). */
+  sealChannels?: ChannelSealer
 }
 
 export class PgMonitors implements MonitorStore {
@@ -90,6 +95,7 @@ export class PgMonitors implements MonitorStore {
   private readonly historyLimit: number
   private readonly now: () => number
   private readonly pool: pg.Pool | undefined
+  private readonly toMonitor: (r: MonitorRow) => MonitorRecord
   private readonly finishing = new KeyedBatcher<null, CompiledQuery<{ n: string }>, boolean>((_, items) =>
     this.finishMany(items),
   )
@@ -102,6 +108,7 @@ export class PgMonitors implements MonitorStore {
     this.leaseMs = o.claimLeaseMs ?? DEFAULT_CLAIM_LEASE_MS
     this.historyLimit = o.historyLimit ?? DEFAULT_PG_HISTORY_LIMIT
     this.now = o.now ?? Date.now
+    this.toMonitor = (r) => toMonitor(r, o.sealChannels)
   }
 
   async createMonitor(m: MonitorRecord, opts: CreateMonitorOptions = {}): Promise<MonitorRecord> {
@@ -146,14 +153,14 @@ export class PgMonitors implements MonitorStore {
       SELECT id, user_id, next_run_ms, record FROM monitors WHERE id = ${id} AND user_id = ${userId}`.execute(
       this.db,
     )
-    return rows[0] && toMonitor(rows[0])
+    return rows[0] && this.toMonitor(rows[0])
   }
 
   async getMonitorById(id: string): Promise<MonitorRecord | undefined> {
     if (!isUuid(id)) return undefined
     const { rows } = await sql<MonitorRow>`
       SELECT id, user_id, next_run_ms, record FROM monitors WHERE id = ${id}`.execute(this.db)
-    return rows[0] && toMonitor(rows[0])
+    return rows[0] && this.toMonitor(rows[0])
   }
 
   async getMonitorsById(ids: string[]): Promise<MonitorRecord[]> {
@@ -163,7 +170,7 @@ export class PgMonitors implements MonitorStore {
       SELECT id, user_id, next_run_ms, record FROM monitors WHERE id = ANY(${wanted}::uuid[])`.execute(
       this.db,
     )
-    const byId = new Map(rows.map((r) => [r.id, toMonitor(r)]))
+    const byId = new Map(rows.map((r) => [r.id, this.toMonitor(r)]))
     return wanted.flatMap((id) => byId.get(id.toLowerCase()) ?? [])
   }
 
@@ -181,7 +188,7 @@ export class PgMonitors implements MonitorStore {
             SELECT 1 FROM json_array_elements_text(COALESCE(record->'tags', '[]'::json)) AS t(tag)
             WHERE t.tag = w.tag OR (strpos(w.tag, ':') = 0 AND split_part(t.tag, ':', 1) = w.tag)))
       ORDER BY id DESC LIMIT ${opts.limit + 1}`.execute(this.db)
-    const items = rows.slice(0, opts.limit).map(toMonitor)
+    const items = rows.slice(0, opts.limit).map(this.toMonitor)
     return { items, next: rows.length > opts.limit ? items[items.length - 1].id : null }
   }
 
@@ -190,7 +197,7 @@ export class PgMonitors implements MonitorStore {
       SELECT id, user_id, next_run_ms, record FROM monitors WHERE user_id = ${userId} ORDER BY id`.execute(
       this.db,
     )
-    return rows.map(toMonitor)
+    return rows.map(this.toMonitor)
   }
 
   private async put(db: Kysely<Database>, m: MonitorRecord, endClaim: boolean): Promise<boolean> {
@@ -230,7 +237,11 @@ export class PgMonitors implements MonitorStore {
       ) due
       WHERE m.id = due.id
       RETURNING m.id, m.user_id, m.next_run_ms, m.record, m.xmin::text AS version`.execute(this.db)
-    return rows.map((r) => ({ monitor: toMonitor(r), due_at: Number(r.next_run_ms), version: r.version }))
+    return rows.map((r) => ({
+      monitor: this.toMonitor(r),
+      due_at: Number(r.next_run_ms),
+      version: r.version,
+    }))
   }
 
   async nextDueAt(): Promise<number | null> {
@@ -451,38 +462,16 @@ export class PgMonitors implements MonitorStore {
     return readIncidentsOf(this.db, ids, sinceMs)
   }
 
-  async updateDelivery(monitorId: string, eventId: string, delivery: Delivery): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      const { rows } = await sql<{ record: EventRecord }>`
-        SELECT record FROM monitor_events WHERE id = ${eventId} AND monitor_id = ${monitorId} FOR UPDATE`.execute(
-        trx,
-      )
-      const ev = rows[0]?.record
-      if (!ev) return
-      ev.deliveries = ev.deliveries.map((d) => (d.channel_id === delivery.channel_id ? delivery : d))
-      await sql`
-        UPDATE monitor_events SET record = ${JSON.stringify(ev)},
-          pending = ${ev.deliveries.some((d) => d.status === 'pending')}
-        WHERE id = ${eventId}`.execute(trx)
-    })
+  updateDelivery(monitorId: string, eventId: string, delivery: Delivery): Promise<void> {
+    return updateDelivery(this.db, monitorId, eventId, delivery)
   }
 
-  async claimDeliveries(leaseMs: number, eventIds?: string[]): Promise<EventRecord[]> {
-    if (eventIds?.length === 0) return []
-    const { rows } = await sql<{ record: EventRecord }>`
-      UPDATE monitor_events SET delivery_lease_until = now() + ${leaseMs} * interval '1 millisecond'
-      WHERE pending
-        AND (delivery_lease_until IS NULL OR delivery_lease_until < now())
-        ${eventIds ? sql`AND id = ANY(${eventIds}::uuid[])` : sql``}
-      RETURNING record`.execute(this.db)
-    return rows.map((r) => r.record).sort((a, b) => (a.id < b.id ? -1 : 1))
+  claimDeliveries(leaseMs: number, eventIds?: string[]): Promise<EventRecord[]> {
+    return claimDeliveries(this.db, leaseMs, eventIds)
   }
 
-  async releaseDeliveries(eventIds: string[]): Promise<void> {
-    if (eventIds.length === 0) return
-    await sql`
-      UPDATE monitor_events SET delivery_lease_until = NULL
-      WHERE id = ANY(${eventIds}::uuid[])`.execute(this.db)
+  releaseDeliveries(eventIds: string[]): Promise<void> {
+    return releaseDeliveries(this.db, eventIds)
   }
 
   async creditPausedUsers(): Promise<string[]> {

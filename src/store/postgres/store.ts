@@ -24,6 +24,7 @@ import { connect, describeConnectError, type ConnectOptions } from './connect.js
 import { PgCredits } from './credits.js'
 import { PgKeys, type PgKeysOptions } from './keys.js'
 import { migrateToLatest, type MigrationResult } from './migrate.js'
+import type { ChannelSealer } from '../channels.js'
 import { PgMonitors } from './monitors.js'
 import { PgStatusPages } from './status-pages.js'
 import { PgStatusIncidents } from './status-incidents.js'
@@ -47,6 +48,8 @@ export interface PostgresStoreOptions extends ConnectOptions, PgKeysOptions {
   monitorHistory?: number
   /** Clock in epoch ms for created_at (tests). */
   now?: () => number
+  /** Seals alert channels an older version stored in clear (migration 0015, channels.ts). */
+  sealChannels?: ChannelSealer
 }
 
 export class PostgresStore implements Store {
@@ -77,7 +80,7 @@ export class PostgresStore implements Store {
     this.users = new PgUsers(db, this.credits, now)
     this.keys = new PgKeys(db, o)
     this.checks = new PgChecks(db, now)
-    this.monitors = new PgMonitors(db, { historyLimit: o.monitorHistory, pool })
+    this.monitors = new PgMonitors(db, { historyLimit: o.monitorHistory, pool, sealChannels: o.sealChannels })
     this.accounts = new PgAccounts(db, pool, { now: o.now })
     this.statusPages = new PgStatusPages(db)
     this.statusIncidents = new PgStatusIncidents(db)
@@ -129,10 +132,11 @@ export class PostgresStore implements Store {
  * their own without it (the statement timeout still bounds every statement).
  */
 async function migrateOnce(o: PostgresStoreOptions, db: Kysely<Database>): Promise<MigrationResult> {
-  if (!o.queryTimeoutMs) return migrateToLatest(db)
+  const ctx = { sealChannels: o.sealChannels }
+  if (!o.queryTimeoutMs) return migrateToLatest(db, ctx)
   const own = connect({ ...o, queryTimeoutMs: undefined, poolSize: 1 })
   try {
-    return await migrateToLatest(own.db)
+    return await migrateToLatest(own.db, ctx)
   } finally {
     await own.db.destroy()
   }

@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { Delivery } from '../../../src/contract/monitors.js'
 import { Deliverer } from '../../../src/monitors/channels/deliver.js'
 import { AlertDispatcher } from '../../../src/monitors/alerts/index.js'
+import { sealChannel } from '../../../src/monitors/channels/records.js'
 import { nextId } from '../../../src/monitors/ids.js'
 import { LowdbMonitorStore } from '../../../src/store/embedded/monitors.js'
 import type { EventRecord } from '../../../src/store/run-log.js'
@@ -85,7 +86,12 @@ async function setup(o: { leaseMs?: number } = {}) {
   })
   const m = await inner.createMonitor(
     monitor('alice', null, {
-      channels: [{ id: nextId(), type: 'slack', target: receiver.url('/hook'), secret_sealed: null }],
+      channels: [
+        sealChannel(
+          { id: nextId(), type: 'slack', fields: { url: receiver.url('/hook') } },
+          { seal: (s) => s, open: (s) => s },
+        ),
+      ],
     }),
   )
   const e = event(m)

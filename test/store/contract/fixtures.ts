@@ -21,7 +21,14 @@ export function monitor(user: string, next: number | null, over: Partial<Monitor
     updated_at: now,
     alerts: { down_after: 2, min_score: null },
     channels: [
-      { id: nextId(), type: 'webhook', target: 'https://hooks.example.com/x', secret_sealed: 'v1.x' },
+      {
+        id: nextId(),
+        type: 'webhook',
+        config: {},
+        secrets: 'v1.x',
+        masked: 'https://hooks.example.com/…/x',
+        fingerprint: 'sha256:0',
+      },
     ],
     memory: INITIAL_MEMORY,
     ...over,

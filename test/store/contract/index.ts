@@ -13,6 +13,7 @@ import { definitionsContract } from './definitions.js'
 import { scheduleContract } from './schedule.js'
 import { runLogContract } from './run-log.js'
 import { deliveryQueueContract } from './delivery-queue.js'
+import { channelsContract } from './channels.js'
 import { historyContract } from './history.js'
 import { locationsContract } from './locations.js'
 import { statusPagesContract } from './status-pages.js'
@@ -38,12 +39,15 @@ export interface StoreHarness {
   reopen(store: Store, opts?: ContractOptions): Promise<Store>
   /** Removes all storage this harness created (stores are closed already). */
   dispose(): Promise<void>
+  /** Every byte `store` keeps, as text: its data dir's files, or its schema's rows. */
+  raw(store: Store): Promise<string>
 }
 
 /** What each part of the suite is given: stores opened through it are closed after each test. */
 export interface ContractContext {
   open(opts?: ContractOptions): Promise<Store>
   reopen(store: Store, opts?: ContractOptions): Promise<Store>
+  raw(store: Store): Promise<string>
 }
 
 export function describeStoreContract(name: string, makeHarness: () => Promise<StoreHarness>): void {
@@ -70,6 +74,7 @@ export function describeStoreContract(name: string, makeHarness: () => Promise<S
         opened.add(s)
         return s
       },
+      raw: (store) => harness.raw(store),
     }
     describe('users and credits', () => usersContract(ctx))
     describe('keys', () => keysContract(ctx))
@@ -79,6 +84,7 @@ export function describeStoreContract(name: string, makeHarness: () => Promise<S
     describe('schedule', () => scheduleContract(ctx))
     describe('run log', () => runLogContract(ctx))
     describe('delivery queue', () => deliveryQueueContract(ctx))
+    describe('channels at rest', () => channelsContract(ctx))
     describe('history', () => historyContract(ctx))
     describe('locations', () => locationsContract(ctx))
     describe('status pages', () => statusPagesContract(ctx))

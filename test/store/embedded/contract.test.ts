@@ -1,7 +1,7 @@
 import { openLowdbStore, type LowdbStore } from '../../../src/store/index.js'
 import type { Store } from '../../../src/store/types.js'
 import { describeStoreContract, type ContractOptions } from '../contract/index.js'
-import { removeDir, tempDir } from '../helpers.js'
+import { dirBytes, removeDir, tempDir } from '../helpers.js'
 
 describeStoreContract('lowdb', async () => {
   const dirs: string[] = []
@@ -27,5 +27,6 @@ describeStoreContract('lowdb', async () => {
     async dispose() {
       for (const d of dirs) await removeDir(d)
     },
+    raw: (store: Store) => dirBytes((store as LowdbStore).dataDir),
   }
 })

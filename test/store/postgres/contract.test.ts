@@ -2,7 +2,7 @@ import { afterAll, beforeAll } from 'vitest'
 import { openPostgresStore, type PostgresStore } from '../../../src/store/postgres/index.js'
 import type { Store } from '../../../src/store/types.js'
 import { describeStoreContract, type ContractOptions } from '../contract/index.js'
-import { describePg, freshDatabase, freshSchema } from './pg.js'
+import { describePg, freshDatabase, freshSchema, schemaRows } from './pg.js'
 
 describePg('postgres', () => {
   let db: Awaited<ReturnType<typeof freshDatabase>>
@@ -36,5 +36,6 @@ describePg('postgres', () => {
     async dispose() {
       // the database is dropped after the file
     },
+    raw: (store: Store) => schemaRows(db.url, schemaOf.get(store as PostgresStore)!),
   }))
 })

@@ -87,3 +87,18 @@ export async function query<T extends pg.QueryResultRow = pg.QueryResultRow>(
     await c.end()
   }
 }
+
+/** Every row of every table of `schema`, as text (what a dump of it would hold). */
+export async function schemaRows(url: string, schema: string): Promise<string> {
+  const tables = await query<{ t: string }>(
+    url,
+    'SELECT table_name AS t FROM information_schema.tables WHERE table_schema = $1',
+    [schema],
+  )
+  const out: string[] = []
+  for (const { t } of tables) {
+    const rows = await query<{ r: string }>(url, `SELECT x::text AS r FROM "${schema}"."${t}" x`)
+    out.push(...rows.map((r) => r.r))
+  }
+  return out.join('\n')
+}

@@ -16,6 +16,8 @@ import { leanHistory } from './0011-lean-history.js'
 import { rollupsFillfactor } from './0012-rollups-fillfactor.js'
 import { statusComms } from './0013-status-comms.js'
 import { runLocation } from './0014-run-location.js'
+import { sealedChannels } from './0015-sealed-channels.js'
+import type { ChannelSealer } from '../../channels.js'
 
 export const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': initial,
@@ -31,4 +33,16 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0012-rollups-fillfactor': rollupsFillfactor,
   '0013-status-comms': statusComms,
   '0014-run-location': runLocation,
+  // without a sealer: fails on a database holding channels in clear (see migrationsFor)
+  '0015-sealed-channels': sealedChannels(undefined),
+}
+
+/** What a migration may need beyond the database: the server's sealer of channels stored in clear. */
+export interface MigrationContext {
+  sealChannels?: ChannelSealer
+}
+
+/** Every migration, with those that need the server's help given it. */
+export function migrationsFor(ctx: MigrationContext): Record<string, Migration> {
+  return { ...MIGRATIONS, '0015-sealed-channels': sealedChannels(ctx.sealChannels) }
 }
