@@ -17,6 +17,8 @@ import {
   type KeyRevoked,
   type Meta,
   type RecentChecks,
+  type RunBatchResult,
+  type RunRequest,
   type RunResult,
   type SavedCheck,
   ACCOUNT_PATHS,
@@ -183,6 +185,15 @@ export class SitehealthClient {
       url,
       ...(opts.assertions?.length ? { assertions: opts.assertions } : {}),
     })
+  }
+  /**
+   * Up to MAX_BATCH_CHECKS checks in one request (one against the run limit): each result in order,
+   * a run result or its error envelope. The deadline grows with the batch: the server runs them a
+   * few at a time, each within its own time limit.
+   */
+  runBatch(checks: RunRequest[]): Promise<RunBatchResult> {
+    const each = this.opts.timeoutMs ?? DEFAULT_TIMEOUT_SECONDS * 1000
+    return this.call('POST', PATHS.runBatch, 'key', { checks }, each * Math.max(1, checks.length))
   }
   credits(): Promise<CreditBalance> {
     return this.call('GET', PATHS.credits, 'key')
@@ -363,12 +374,18 @@ export class SitehealthClient {
     return `Bearer ${key}`
   }
 
-  private async call<T>(method: Method, path: string, auth: Auth, body?: unknown): Promise<T> {
+  private async call<T>(
+    method: Method,
+    path: string,
+    auth: Auth,
+    body?: unknown,
+    timeoutMs?: number,
+  ): Promise<T> {
     const authorization = this.authHeader(auth)
     const maxWait = this.opts.maxRetryWaitSeconds ?? 0
     for (;;) {
       try {
-        return await this.once<T>(method, path, authorization, body)
+        return await this.once<T>(method, path, authorization, body, timeoutMs)
       } catch (err) {
         if (
           err instanceof ApiError &&
@@ -385,8 +402,14 @@ export class SitehealthClient {
     }
   }
 
-  private async once<T>(method: string, path: string, authorization?: string, body?: unknown): Promise<T> {
-    const timeout = this.opts.timeoutMs ?? DEFAULT_TIMEOUT_SECONDS * 1000
+  private async once<T>(
+    method: string,
+    path: string,
+    authorization?: string,
+    body?: unknown,
+    timeoutMs?: number,
+  ): Promise<T> {
+    const timeout = timeoutMs ?? this.opts.timeoutMs ?? DEFAULT_TIMEOUT_SECONDS * 1000
     // one deadline for the whole exchange: connect, headers and body (a server that accepts and
     // never answers must not hold the command for longer than asked)
     const signal = AbortSignal.timeout(timeout)

@@ -6,7 +6,7 @@ import { UsageError } from '../cli/errors.js'
 
 export default class Test extends ClientCommand<typeof Test> {
   static override summary = 'Check every URL monitor of sitehealth.yaml once now, as a CI gate.'
-  static override description = `Runs each URL monitor of the file once (1 credit each; heartbeat monitors are skipped), at most 3 at a time with progress on stderr, and judges it by its alerts.min_score.
+  static override description = `Runs each URL monitor of the file once (1 credit each; heartbeat monitors are skipped), in batches of 25 per request (POST /checks/run-batch: one request against the run limit, so a file of 40 monitors does not wait on it; the server runs each batch within your check slots) with progress on stderr, and judges it by its alerts.min_score.
 
 Exit codes: 0 all passed; 3 a monitor failed (as --fail-under); 7 a site could not be checked (this wins over 3).
 

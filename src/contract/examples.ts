@@ -18,6 +18,8 @@ import type {
   KeyRevoked,
   Meta,
   RecentChecks,
+  RunBatchRequest,
+  RunBatchResult,
   RunRequest,
   RunResult,
   SavedCheck,
@@ -452,9 +454,34 @@ const inviteCreated: InviteCreated = {
   expires_at: '2026-11-30T09:14:07.412Z',
 }
 
+const runBatchRequest: RunBatchRequest = {
+  checks: [
+    { url: 'https://example.com/' },
+    {
+      url: 'https://api.example.com/health',
+      assertions: [{ source: 'status_code', comparison: 'equals', target: 200 }],
+    },
+  ],
+}
+const runBatchResult: RunBatchResult = {
+  results: [
+    runResult,
+    {
+      ok: false,
+      error: {
+        code: 'check_failed',
+        message: 'The site did not answer: connection refused (api.example.com).',
+        request_id: 'req_0193a7c4e2f87b55',
+      },
+    },
+  ],
+}
+
 export const EXAMPLES: Record<string, unknown> = {
   RunRequest: runRequest,
   RunResult: runResult,
+  RunBatchRequest: runBatchRequest,
+  RunBatchResult: runBatchResult,
   SavedCheck: savedCheck,
   RecentChecks: recentChecks,
   CreditBalance: creditBalance,

@@ -5,6 +5,7 @@ export const PATHS = {
   meta: '/api/public/v1/meta',
   run: '/api/public/v1/checks/run',
   runAlias: '/api/v1/check',
+  runBatch: '/api/public/v1/checks/run-batch',
   credits: '/api/public/v1/credits',
   recent: '/api/public/v1/checks/recent',
   check: '/api/public/v1/checks/:id',
@@ -25,4 +26,7 @@ export function pathFor(template: string, params: Record<string, string> = {}): 
 export const DEFAULT_API_URL = 'http://127.0.0.1:8787'
 export const DEFAULT_MCP_PORT = 8788
 export const MAX_BODY_BYTES = 16 * 1024
+/** Checks in one run-batch request, and the body that may carry them (each URL up to MAX_URL_LENGTH). */
+export const MAX_BATCH_CHECKS = 100
+export const MAX_BATCH_BODY_BYTES = 512 * 1024
 export const MAX_URL_LENGTH = 2048

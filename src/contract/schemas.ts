@@ -5,7 +5,7 @@
  * camelCase in the run result, snake_case everywhere else.
  */
 import { z } from 'zod'
-import { MAX_URL_LENGTH } from './routes.js'
+import { MAX_BATCH_CHECKS, MAX_URL_LENGTH } from './routes.js'
 import { KeyName } from './key-name.js'
 import { AssertionResult, Assertions } from './monitoring.js'
 
@@ -176,6 +176,27 @@ export const RunRequest = z
   })
   .meta({ id: 'RunRequest' })
 export type RunRequest = z.infer<typeof RunRequest>
+
+export const RunBatchRequest = z
+  .strictObject({
+    checks: z
+      .array(RunRequest)
+      .min(1)
+      .max(MAX_BATCH_CHECKS)
+      .meta({ description: `1 to ${MAX_BATCH_CHECKS} checks, each as the run route takes it.` }),
+  })
+  .meta({ id: 'RunBatchRequest' })
+export type RunBatchRequest = z.infer<typeof RunBatchRequest>
+
+export const RunBatchResult = z
+  .object({
+    results: z.array(z.union([RunResult, ErrorEnvelope])).meta({
+      description:
+        'One per check, in the order asked: the run route’s answer for it, or its error envelope (a site that could not be checked, no credits left, a blocked URL). Only successful checks cost a credit.',
+    }),
+  })
+  .meta({ id: 'RunBatchResult' })
+export type RunBatchResult = z.infer<typeof RunBatchResult>
 
 export const CreditBalance = z
   .object({

@@ -4,21 +4,14 @@
  * request id on every response, and one access-log line per request.
  */
 import { randomUUID } from 'node:crypto'
-import { H3, HTTPError, type H3Event } from 'h3'
-import type { ErrorEnvelope } from '../contract/schemas.js'
+import { H3, type H3Event } from 'h3'
 import { PATHS } from '../contract/routes.js'
 import { fileJsonSchema, schemaUrl } from '../contract/file-schema.js'
 import type { ServerOptions } from './context.js'
 import { renderDocs } from './docs.js'
-import {
-  ServiceError,
-  badRequest,
-  fromDomainError,
-  internalError,
-  serviceUnavailable,
-} from '../http/errors.js'
-import { DomainError } from '../shared/index.js'
-import { unavailableDependency, unavailableMessage } from '../store/unavailable.js'
+import { ServiceError } from '../http/errors.js'
+import { BASE_HEADERS, renderError, SAFETY_HEADERS } from './render-error.js'
+import type { ErrorEnvelope } from '../contract/schemas.js'
 import { buildOpenApi, type DocLimits } from './openapi/index.js'
 import { CheckCapacity, DEFAULT_CAPACITY } from '../capacity/index.js'
 import { FailureBudget } from '../runs/index.js'
@@ -35,6 +28,8 @@ import { metricsRoutes } from './routes/metrics.js'
 import { ReadinessCheck, readinessRoutes, storeProbe } from './readiness.js'
 import { PAGE_HEADERS } from '../http/page-headers.js'
 
+export { BASE_HEADERS, renderError, SAFETY_HEADERS } from './render-error.js'
+
 type Handler = (event: H3Event) => unknown
 export type RouteTable = Record<string, Partial<Record<string, Handler>>>
 
@@ -48,13 +43,6 @@ export interface MountKit {
 
 /** More routes beside the API's, given by the composition root (src/serve). */
 export type Mount = (kit: MountKit) => RouteTable
-
-/** On every API response: answers are per key and per moment, and never to be sniffed. */
-export const SAFETY_HEADERS = {
-  'cache-control': 'no-store',
-  'x-content-type-options': 'nosniff',
-}
-export const BASE_HEADERS = { 'content-type': 'application/json; charset=utf-8', ...SAFETY_HEADERS }
 
 /**
  * The request's id, made on first use: h3 may fail (a path that cannot be decoded) before
@@ -253,63 +241,7 @@ export function createApp(opts: ServerOptions, mounts: Mount[] = []): App {
   return { app, inFlight, limiter, capacity, failures }
 }
 
-/**
- * 5xx answers that are expected outcomes, with the level their one log line carries: the target
- * did not answer (DNS, refused, TLS, timeout: 502 check_failed), or the check slots were all taken
- * (503 server_busy). Everything else 5xx is a fault of ours, logged with its stack.
- */
-const EXPECTED_FAILURES: Readonly<Record<string, 'info' | 'warn'>> = {
-  check_failed: 'info',
-  server_busy: 'warn',
-}
-
-/** Any failure as the envelope's status, headers and JSON body; 5xx causes go to the log. */
-export function renderError(
-  error: unknown,
-  requestId: string,
-  opts: ServerOptions,
-): { status: number; headers: Record<string, string>; body: string } {
-  const e = toServiceError(error)
-  const cause = (error as HTTPError)?.cause ?? error
-  const expected = EXPECTED_FAILURES[e.code]
-  if (expected && opts.log)
-    // a site that does not answer, or every check slot taken, is an outcome, not a bug: one line
-    opts.log(`${expected} ${requestId}: ${e.code}: ${e.message.split('\n')[0]}`)
-  else if (e.code === 'service_unavailable' && opts.log)
-    // an outage is not a bug: one line with the driver's reason, no stack
-    opts.log(`unavailable ${requestId}: ${String((cause as Error)?.message ?? cause).split('\n')[0]}`)
-  else if (e.status >= 500 && opts.log)
-    opts.log(`error ${requestId}: ${(cause as Error)?.stack ?? String(cause)}`)
-  const body: ErrorEnvelope = {
-    ok: false,
-    error: { code: e.code, message: e.message, request_id: requestId },
-  }
-  return { status: e.status, headers: { ...BASE_HEADERS, ...e.headers }, body: JSON.stringify(body) }
-}
-
 function errorResponse(error: unknown, event: H3Event, opts: ServerOptions): Response {
   const { status, headers, body } = renderError(error, requestIdOf(event), opts)
   return new Response(body, { status, headers })
-}
-
-/** Our own errors pass through, services' refusals are mapped; h3's become the nearest envelope code; anything else is internal_error. */
-function toServiceError(error: unknown): ServiceError {
-  const cause = error instanceof HTTPError ? error.cause : undefined
-  if (cause instanceof ServiceError) return cause
-  if (error instanceof ServiceError) return error
-  // a service's refusal: one mapping for every route (http/errors.ts)
-  if (cause instanceof DomainError) return fromDomainError(cause)
-  if (error instanceof DomainError) return fromDomainError(error)
-  if (error instanceof HTTPError && !error.unhandled) {
-    if (error.status === 404)
-      return new ServiceError(404, 'not_found', 'No such route. See /docs for the API.')
-    if (error.status === 405) return new ServiceError(405, 'method_not_allowed', 'Method not allowed.')
-    if (error.status === 413) return badRequest('The request body is too large.')
-    if (error.status >= 400 && error.status < 500)
-      return badRequest('Bad request: the URL or body is malformed.')
-  }
-  // a dependency that is down or silent is "try again shortly", never a bug (docs/decisions.md#faults)
-  const dep = unavailableDependency(cause ?? error)
-  if (dep) return serviceUnavailable(unavailableMessage(dep))
-  return internalError()
 }

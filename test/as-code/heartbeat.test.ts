@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import { loadText, makePlan, pullFile, runTests } from '../../src/as-code/index.js'
 import { desiredMonitor } from '../../src/as-code/plan.js'
-import { ApiError, type SitehealthClient } from '../../src/client/client.js'
+import type { SitehealthClient } from '../../src/client/client.js'
 import { nextId } from '../../src/monitors/ids.js'
 import { INITIAL_MEMORY } from '../../src/monitors/rules.js'
 import { monitorView } from '../../src/monitors/views.js'
@@ -93,9 +93,14 @@ describe('heartbeat monitors as code', () => {
     const loaded = loadText(FILE, 'sitehealth.yaml', {})
     const asked: string[] = []
     const client = {
-      runCheck: async (url: string) => {
-        asked.push(url)
-        throw new ApiError(502, 'check_failed', 'Connection refused.')
+      runBatch: async (checks: Array<{ url: string }>) => {
+        asked.push(...checks.map((c) => c.url))
+        return {
+          results: checks.map(() => ({
+            ok: false,
+            error: { code: 'check_failed', message: 'Connection refused.' },
+          })),
+        }
       },
     } as unknown as SitehealthClient
     const report = await runTests(client, loaded, {})

@@ -1,5 +1,5 @@
 /** /openapi.json, the checks area: run a check, the credit balance, recent and saved checks. */
-import { MAX_URL_LENGTH, PATHS } from '../../contract/routes.js'
+import { MAX_BATCH_BODY_BYTES, MAX_BATCH_CHECKS, MAX_URL_LENGTH, PATHS } from '../../contract/routes.js'
 import { type DocLimits, type Json, body, errors, ok } from './helpers.js'
 
 export function checkPaths(limits: DocLimits): Json {
@@ -22,6 +22,20 @@ export function checkPaths(limits: DocLimits): Json {
         tags: ['checks'],
         operationId: 'runCheckAlias',
         summary: 'Run and save a check (alias)',
+      },
+    },
+    [PATHS.runBatch]: {
+      post: {
+        tags: ['checks'],
+        operationId: 'runCheckBatch',
+        summary: 'Run and save up to 100 checks in one request',
+        description: `For CI (\`sitehealth test\`): up to ${MAX_BATCH_CHECKS} checks, each as the run route takes it, in one request that counts once against the run limit (${limits.runLimit} per ${limits.runWindowSec} s per key, shared with the run routes). Each check is charged, budgeted and refused as on the run route; the server runs them at most ${limits.maxConcurrentChecksPerUser} at a time (your check slots). The answer lists one result per check in the order asked: its run result, or its error envelope. The request fails as a whole only when it is not valid (400), not authenticated (401) or over the run limit (429). Bodies up to ${MAX_BATCH_BODY_BYTES / 1024} KiB.`,
+        security: key,
+        requestBody: { required: true, content: body('RunBatchRequest') },
+        responses: {
+          ...ok('RunBatchResult', 'One result per check, in order; each saved check consumed 1 credit.'),
+          ...errors(400, 401, 429, 500, 503),
+        },
       },
     },
     [PATHS.credits]: {

@@ -3,7 +3,9 @@ import type { H3Event } from 'h3'
 import {
   API_VERSION,
   PATHS,
+  RunBatchRequest,
   RunRequest,
+  type RunBatchResult,
   SERVICE_META,
   SERVICE_NAME,
   type CreditBalance,
@@ -16,7 +18,9 @@ import {
 import { judgeReport } from '../../monitors/index.js'
 import { isUuid } from '../../monitors/ids.js'
 import { runForUser } from '../../runs/index.js'
-import type { CheckRecord } from '../../store/types.js'
+import type { CheckRecord, KeyRecord } from '../../store/types.js'
+import { MAX_BATCH_BODY_BYTES } from '../../contract/routes.js'
+import { envelopeOf } from '../render-error.js'
 import { parseWith, readJson } from '../../http/body.js'
 import { pageQuery, TIME_CURSOR } from '../page-query.js'
 import type { ServerOptions } from '../context.js'
@@ -44,12 +48,12 @@ export function publicRoutes(
 
   const origin = (event: H3Event) => (opts.publicUrl ?? event.url.origin).replace(/\/+$/, '')
 
-  async function run(event: H3Event): Promise<RunResult> {
-    const key = await guard(event, 'run')
-    const body = await readJson(event)
-    if (!body || typeof body !== 'object' || !('url' in body))
-      throw badRequest('The body must be a JSON object with a `url` field: a full http or https URL.')
-    const { url, pagespeed, assertions } = parseWith(RunRequest, body, 'request body')
+  const requestIdOf = (event: H3Event) =>
+    typeof event.context.requestId === 'string' ? event.context.requestId : undefined
+
+  /** One check of a key's user: saved and charged, or thrown as the service error it maps to. */
+  async function runOne(event: H3Event, key: KeyRecord, req: RunRequest): Promise<RunResult> {
+    const { url, pagespeed, assertions } = req
     try {
       const done = await runForUser(deps, key.user_id, url, {
         // on-demand checks are measured in the lab browser when the server has one (docs/decisions.md#performance-lab-and-estimate)
@@ -57,7 +61,7 @@ export function publicRoutes(
         waitMs: capacityWaitMs,
         budget: { failures, key: key.id },
         inFlight,
-        requestId: typeof event.context.requestId === 'string' ? event.context.requestId : undefined,
+        requestId: requestIdOf(event),
       })
       const result = toRunResult(done.check, done.report, done.remaining)
       if (assertions) result.data.assertions = judgeReport(assertions, done.report, done.check.health_score)
@@ -65,6 +69,36 @@ export function publicRoutes(
     } catch (err) {
       throw refusedAsServiceError(err)
     }
+  }
+
+  async function run(event: H3Event): Promise<RunResult> {
+    const key = await guard(event, 'run')
+    const body = await readJson(event)
+    if (!body || typeof body !== 'object' || !('url' in body))
+      throw badRequest('The body must be a JSON object with a `url` field: a full http or https URL.')
+    return runOne(event, key, parseWith(RunRequest, body, 'request body'))
+  }
+
+  /**
+   * Many checks in one request (for CI: `sitehealth test`): one request against the run limit,
+   * each check charged, budgeted and slotted as the run route's, at most the user's check slots at
+   * a time so they do not wait on each other; each answer is the check's result or its envelope.
+   */
+  async function runBatch(event: H3Event): Promise<RunBatchResult> {
+    const key = await guard(event, 'run')
+    const { checks } = parseWith(RunBatchRequest, await readJson(event, MAX_BATCH_BODY_BYTES), 'request body')
+    const results: RunBatchResult['results'] = new Array(checks.length)
+    const requestId = requestIdOf(event) ?? ''
+    let next = 0
+    const worker = async () => {
+      for (let i = next++; i < checks.length; i = next++)
+        results[i] = await runOne(event, key, checks[i]).catch(
+          (err: unknown) => envelopeOf(err, requestId, opts).envelope,
+        )
+    }
+    const slots = Math.max(1, Math.min(opts.capacity?.maxPerUser ?? 1, checks.length))
+    await Promise.all(Array.from({ length: slots }, worker))
+    return { results }
   }
 
   return {
@@ -80,6 +114,7 @@ export function publicRoutes(
     },
     [PATHS.run]: { POST: run },
     [PATHS.runAlias]: { POST: run },
+    [PATHS.runBatch]: { POST: runBatch },
     [PATHS.credits]: {
       GET: async (event: H3Event): Promise<CreditBalance> => {
         const key = await guard(event, 'api')
