@@ -8,6 +8,13 @@
  * most SCAN_BYTES of a script.
  */
 
+/**
+ * The scan's work, in steps: characters its own loops read, matches it handles, lookups it makes.
+ * Tests read it to hold the scan linear in the text on hostile input (a count, not a clock); a
+ * regex's own scanning is not in it, so the patterns bound what one match may read instead.
+ */
+export const scanWork = { steps: 0 }
+
 /** The part of a script read (the start of a large bundle is what a browser compiles first too). */
 export const SCAN_BYTES = 1024 * 1024
 
@@ -39,6 +46,7 @@ export function busyLoopIterations(code: string, opts: ScanOptions = {}): number
   const text = code.length > SCAN_BYTES ? code.slice(0, SCAN_BYTES) : code
   let loops: Loop[] = []
   for (const m of text.matchAll(COUNTED_LOOP)) {
+    scanWork.steps++
     const bound = Number((m[1] ?? m[2]).replaceAll('_', ''))
     if (Number.isFinite(bound) && bound >= 2) loops.push({ start: m.index, end: -1, bound })
   }
@@ -69,14 +77,18 @@ export function busyLoopIterations(code: string, opts: ScanOptions = {}): number
     for (let k = loops.length - 1; k >= 0; k--) loops[k].end = loopEnd(text, loops[k], closing, byStart)
   }
   let total = 0
-  const open: Loop[] = []
+  // the loops around the one at hand, innermost last, each with the turns of its body
+  const open: { end: number; turns: number }[] = []
   for (const loop of loops) {
+    scanWork.steps++
     while (open.length > 0 && open[open.length - 1].end <= loop.start) open.pop()
-    let turns = loop.bound
-    for (const outer of open) turns *= outer.bound
+    const outer = open.at(-1)
     // a loop is placed by where it starts; the loops around it multiply it wherever they run
+    const turns = Math.min(loop.bound * (outer?.turns ?? 1), MAX_ITERATIONS)
     if (turns >= MIN_BUSY_ITERATIONS && counts(loop)) total += turns
-    if (nestable && loop.end > loop.start) open.push(loop)
+    // a body read past the end of the loop around it is cut there: the open loops stay nested
+    if (nestable && loop.end > loop.start)
+      open.push({ end: Math.min(loop.end, outer?.end ?? loop.end), turns })
     if (total >= MAX_ITERATIONS) break
   }
   return Math.min(total, MAX_ITERATIONS)
@@ -131,6 +143,7 @@ function laterBodies(text: string, closing: Int32Array): [number, number][] {
 function bodies(text: string, closing: Int32Array, start: RegExp): [number, number][] {
   const found: [number, number][] = []
   for (const m of text.matchAll(start)) {
+    scanWork.steps++
     const brace = m.index + m[0].length - 1
     found.push([brace, closing[brace] < 0 ? text.length : closing[brace]])
   }
@@ -152,6 +165,7 @@ function inside(bodies: [number, number][]): (at: number) => boolean {
     let hi = sorted.length - 1
     if (hi < 0 || sorted[0][0] >= at) return false
     while (lo < hi) {
+      scanWork.steps++
       const mid = (lo + hi + 1) >> 1
       if (sorted[mid][0] < at) lo = mid
       else hi = mid - 1
@@ -163,6 +177,7 @@ function inside(bodies: [number, number][]): (at: number) => boolean {
 /** For each `{`, the index just past its matching `}` (-1: none); one pass. */
 function matchingBraces(text: string): Int32Array {
   const closing = new Int32Array(text.length).fill(-1)
+  scanWork.steps += text.length
   const stack: number[] = []
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i)
@@ -177,6 +192,7 @@ function headerEnd(text: string, from: number): number {
   let i = text.indexOf('(', from)
   let depth = 0
   for (; i >= 0 && i < text.length; i++) {
+    scanWork.steps++
     const c = text[i]
     if (c === '(') depth++
     else if (c === ')' && --depth === 0) return i + 1
@@ -191,12 +207,35 @@ function headerEnd(text: string, from: number): number {
 function loopEnd(text: string, loop: Loop, closing: Int32Array, byStart: Map<number, Loop>): number {
   let i = headerEnd(text, loop.start)
   if (i < 0) return -1
+  const body = i
   while (i < text.length && /\s/.test(text[i])) i++
+  scanWork.steps += i - body
   if (text[i] === '{') return closing[i]
   const inner = byStart.get(i)
   if (inner && inner.end > 0) return inner.end
-  const semi = text.indexOf(';', i)
-  return semi < 0 ? text.length : semi + 1
+  return statementEnd(text, i)
+}
+
+/** How far a loop's one statement is read: a longer one is taken to end there. */
+const STATEMENT_CHARS = 1000
+
+/**
+ * Just past a one-statement body starting at `from`: its `;`, or where the block around it closes
+ * (`for (…) s++ }`), read up to STATEMENT_CHARS. Unbounded, reading to the next `;` ran past the
+ * enclosing block (the loops after it were multiplied by it) and, with none, to the text's end
+ * for every loop: quadratic.
+ */
+function statementEnd(text: string, from: number): number {
+  const to = Math.min(text.length, from + STATEMENT_CHARS)
+  let depth = 0
+  for (let i = from; i < to; i++) {
+    scanWork.steps++
+    const c = text.charCodeAt(i)
+    if (c === 123) depth++
+    else if (c === 125 && depth-- === 0) return i
+    else if (c === 59 && depth === 0) return i + 1
+  }
+  return to
 }
 
 /** A numeric literal: `300`, `1_000`, `2.5`, `1e3`. */
@@ -243,6 +282,7 @@ export function busyLoopMs(code: string, opts: ScanOptions = {}): number {
       literal !== undefined
         ? Number(literal.replaceAll('_', ''))
         : deadlineOffset((set ??= deadlines(text)), deadline, m.index)
+    scanWork.steps++
     if (Number.isFinite(ms) && ms >= 1) spins.push({ start: m.index, end: m.index + m[0].length, ms })
   }
   if (spins.length === 0) return 0
@@ -275,6 +315,7 @@ const DEADLINE = new RegExp(String.raw`(?<![\w$.])([\w$]+)\s*=\s*${CLOCK}\s*\+\s
 function deadlines(text: string): Map<string, { at: number; ms: number }[]> {
   const byName = new Map<string, { at: number; ms: number }[]>()
   for (const m of text.matchAll(DEADLINE)) {
+    scanWork.steps++
     const list = byName.get(m[1]) ?? []
     list.push({ at: m.index, ms: Number(m[2].replaceAll('_', '')) })
     byName.set(m[1], list)
@@ -294,6 +335,7 @@ function deadlineOffset(
   let lo = 0
   let hi = list.length - 1
   while (lo < hi) {
+    scanWork.steps++
     const mid = (lo + hi + 1) >> 1
     if (list[mid].at < before) lo = mid
     else hi = mid - 1
@@ -324,6 +366,7 @@ function yields(text: string, spin: { start: number; end: number }, closing: Int
     }
     if (from < 0) [from, to] = [i, text.indexOf(';', i) < 0 ? text.length : text.indexOf(';', i) + 1]
   }
+  scanWork.steps += to - from
   return /\b(?:await|yield|break|return)\b/.test(text.slice(from, to))
 }
 
