@@ -13,7 +13,10 @@ import { capHeapGrowth } from '../../src/serve/heap.js'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
 
-/** Peak old space ÷ live heap in a child that holds ~120 MB and promotes garbage for 3 s. */
+/**
+ * Peak old space ÷ live heap in a child that holds ~120 MB and promotes 3 M short-lived objects:
+ * a fixed amount of work (600 rounds of 5,000), however fast the machine runs it.
+ */
 async function growth(cap: boolean): Promise<number> {
   const code = `
     import v8 from 'node:v8'
@@ -27,8 +30,7 @@ async function growth(cap: boolean): Promise<number> {
     const base = process.memoryUsage().heapUsed
     let peak = 0
     let window = []
-    const t0 = Date.now()
-    while (Date.now() - t0 < 3000) {
+    for (let round = 0; round < 600; round++) {
       // objects that outlive a few scavenges (promoted), then die: a run's work
       for (let i = 0; i < 5000; i++) window.push({ s: 'run ' + i, n: [i, i, i] })
       if (window.length > 150_000) window = []
@@ -47,8 +49,8 @@ describe('serve caps V8 heap growth on the embedded store', () => {
     'keeps the old space within three times the live heap while promoted garbage piles up',
     { timeout: 60_000 },
     async () => {
-      // without the cap, 4.8 on a machine with 23 GB (V8 allows up to 4x what was live at the last
-      // full collection); with it, 2.1 (1.5x, and the young objects promoted since)
+      // without the cap, 4.0 (V8 allows up to 4x what was live at the last full collection);
+      // with it, 1.9 (1.5x, and the young objects promoted since)
       expect(await growth(true)).toBeLessThan(3)
     },
   )
