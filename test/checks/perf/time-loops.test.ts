@@ -62,6 +62,12 @@ beforeAll(async () => {
 afterAll(async () => {
   await corpus?.close()
 })
+/**
+ * How far apart (simulated ms) the FCPs of a page and the same page with a loop that runs after
+ * the first paint may be: a ratio of 1.1 left ~60 ms, within what a loaded machine's fetch times
+ * move the simulation; a loop that holds the paint back moves it by seconds.
+ */
+const LOOP_NOT_BEFORE_FCP_MS = 400
 const check = (name: string) => runCheck(corpus.url(name), { allowPrivateTargets: true })
 const metrics = async (name: string) => {
   const report = await check(name)
@@ -89,7 +95,9 @@ describe('main-thread work in loops bounded by elapsed time', () => {
   it('a classic head script’s loop in a load listener runs after the first paint: FCP as without it, blocking time (was FCP +3 s, TBT 0)', async () => {
     const spin = await metrics('t-head-load-time-800')
     const plain = await metrics('t-plain')
-    expect(spin.fcp / plain.fcp).toBeLessThan(1.1)
+    // FCP ~620 ms both; the simulation starts from fetch times observed on this machine, which a
+    // loaded machine stretches by tens of ms: a bound far from both that noise and the +3 s it was
+    expect(Math.abs(spin.fcp - plain.fcp)).toBeLessThan(LOOP_NOT_BEFORE_FCP_MS)
     expect(spin.tbt).toBeGreaterThan(2000)
     expect(spin.score).toBeLessThan(80)
   })
@@ -97,7 +105,8 @@ describe('main-thread work in loops bounded by elapsed time', () => {
   it('a classic head script’s counted loop in a timer runs after the first paint (was FCP +1.6 s, TBT 0)', async () => {
     const spin = await metrics('t-head-timeout-turns-40m')
     const plain = await metrics('t-head-blocking-10k')
-    expect(spin.fcp / plain.fcp).toBeLessThan(1.1)
+    // FCP ~790 ms both (it was +1.6 s)
+    expect(Math.abs(spin.fcp - plain.fcp)).toBeLessThan(LOOP_NOT_BEFORE_FCP_MS)
     expect(spin.tbt).toBeGreaterThan(1000)
   })
 })
