@@ -3,7 +3,7 @@
  * falls, and how schedule lag is measured.
  */
 import { randomUUID } from 'node:crypto'
-import { describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { CheckCapacity } from '../../src/capacity/index.js'
 import { nextRunAfter, phaseOf } from '../../src/monitors/interval.js'
 import { INITIAL_MEMORY } from '../../src/monitors/rules.js'
@@ -268,12 +268,22 @@ function flaky(intervalSeconds: number) {
 }
 
 describe('scheduler faults', () => {
+  // on a clock of their own: the store and the runs are fakes, so nothing waits on real time
+  beforeEach(() => {
+    vi.useFakeTimers()
+  })
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
   it('keeps ticking after failed ticks (a database blip) and runs the due monitor once it is back', async () => {
     const { s, scheduler } = flaky(60)
     s.failClaims = 5
     scheduler.start()
     try {
-      await expect.poll(() => s.runs.length, { timeout: 3000 }).toBe(1)
+      // five failed ticks back off up to 80 ms each
+      await vi.advanceTimersByTimeAsync(1000)
+      expect(s.runs.length).toBe(1)
       expect(s.log.some((l) => /tick failed/.test(l))).toBe(true)
       expect(s.log.some((l) => /recovered/.test(l))).toBe(true)
     } finally {
@@ -286,7 +296,7 @@ describe('scheduler faults', () => {
     s.failRuns = true
     scheduler.start()
     try {
-      await new Promise((r) => setTimeout(r, 2600))
+      await vi.advanceTimersByTimeAsync(2600)
       // a 1 s monitor over 2.6 s: at most 3 runs reach the site (before: hundreds)
       expect(s.runs.length).toBeGreaterThanOrEqual(2)
       expect(s.runs.length).toBeLessThanOrEqual(4)
@@ -295,7 +305,8 @@ describe('scheduler faults', () => {
       // the store is back: runs go on as usual
       s.failRuns = false
       const before = s.runs.length
-      await expect.poll(() => s.runs.length, { timeout: 3000 }).toBeGreaterThan(before + 1)
+      await vi.advanceTimersByTimeAsync(3000)
+      expect(s.runs.length).toBeGreaterThan(before + 1)
     } finally {
       await scheduler.stop()
     }
@@ -305,11 +316,13 @@ describe('scheduler faults', () => {
     const { s, scheduler } = flaky(60)
     scheduler.start()
     try {
-      await expect.poll(() => s.runs.length, { timeout: 2000 }).toBe(1)
+      await vi.advanceTimersByTimeAsync(100)
+      expect(s.runs.length).toBe(1)
       // something lost the timer (as a failed tick used to)
       clearTimeout((scheduler as unknown as { timer?: NodeJS.Timeout }).timer)
       const ticks = scheduler.stats.ticks
-      await expect.poll(() => scheduler.stats.ticks, { timeout: 2000 }).toBeGreaterThan(ticks + 1)
+      await vi.advanceTimersByTimeAsync(1000)
+      expect(scheduler.stats.ticks).toBeGreaterThan(ticks + 1)
       expect(s.log.some((l) => /went quiet/.test(l))).toBe(true)
     } finally {
       await scheduler.stop()
