@@ -4,37 +4,19 @@
  * `?status=down&msg=…` a failure; silence past interval + grace is down, with its event; an
  * unknown token is 404.
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { publicApi, waitFor } from '../helpers/api.js'
-import { startServe, type Served } from '../helpers/serve.js'
-import { cliRunner, expectOneLineError, expectPlain } from '../helpers/cli.js'
+import { describe, expect, it } from 'vitest'
+import { waitFor } from '../helpers/api.js'
+import { serveWithAccount } from '../helpers/e2e.js'
+import { expectOneLineError, expectPlain } from '../helpers/cli.js'
 
-let served: Served
-let home: string
-let key: string
-const api = publicApi(
-  () => served.url,
-  () => key,
-)
-const { cli } = cliRunner(() => home)
-
-beforeAll(async () => {
-  served = await startServe({ args: ['--min-interval', '1', '--quiet'] })
-  home = await mkdtemp(join(tmpdir(), 'sitehealth-hb-home-'))
-  key = (await served.createKey({ user: 'hb', credits: 0 })).key
-}, 120_000)
-
-afterAll(async () => {
-  await served?.stop()
-  if (home) await rm(home, { recursive: true, force: true })
-})
+const acct = serveWithAccount({ args: ['--min-interval', '1', '--quiet'], user: 'hb', credits: 0 })
+const { api, cli } = acct
 
 describe('heartbeat monitors end to end', () => {
   it('prints the push URL once; beats keep it up, silence and status=down take it down', async () => {
-    const env = { SITEHEALTH_API_URL: served.url, SITEHEALTH_API_KEY: key }
+    const env = acct.env()
     const created = await cli(
       [
         'monitors',
@@ -94,7 +76,7 @@ describe('heartbeat monitors end to end', () => {
     const unknown = await fetch(pushUrl!.replace(/.{4}$/, 'AAAA'))
     expect(unknown.status).toBe(404)
     expect((await unknown.json()).error.code).toBe('not_found')
-    expect((await fetch(`${served.url}/api/push/nope`)).status).toBe(404)
+    expect((await fetch(`${acct.served.url}/api/push/nope`)).status).toBe(404)
 
     // a job gone wild: past 120 beats a minute the monitor's pushes are refused with Retry-After
     const answers = await Promise.all(Array.from({ length: 125 }, () => fetch(pushUrl!)))
@@ -114,7 +96,8 @@ describe('heartbeat monitors end to end', () => {
     const pushUrl: string = created.body.push_url
     const token = pushUrl.split('/').at(-1)!
     // the monitor id is public (status pages print it); the secret after it is guessed wrong
-    const bogus = (i: number) => `${served.url}/api/push/${token.slice(0, 35)}${String(i).padStart(24, 'x')}`
+    const bogus = (i: number) =>
+      `${acct.served.url}/api/push/${token.slice(0, 35)}${String(i).padStart(24, 'x')}`
     const answers = []
     for (let i = 0; i < 200; i += 20)
       answers.push(...(await Promise.all(Array.from({ length: 20 }, (_, j) => fetch(bogus(i + j))))))
@@ -132,7 +115,7 @@ describe('heartbeat monitors end to end', () => {
   }, 60_000)
 
   it('refuses a URL with --heartbeat and --grace without it', async () => {
-    const env = { SITEHEALTH_API_URL: served.url, SITEHEALTH_API_KEY: key }
+    const env = acct.env()
     expectOneLineError(
       await cli(['monitors', 'create', 'https://example.com', '--heartbeat'], { env }),
       2,
@@ -147,8 +130,8 @@ describe('heartbeat monitors end to end', () => {
   })
 
   it('deploys a heartbeat from sitehealth.yaml with its push URL once; a second deploy and a pull change nothing; test skips it', async () => {
-    const env = { SITEHEALTH_API_URL: served.url, SITEHEALTH_API_KEY: key }
-    const file = join(home, 'sitehealth.yaml')
+    const env = acct.env()
+    const file = join(acct.home, 'sitehealth.yaml')
     await writeFile(
       file,
       'monitors:\n  - ref: backup\n    type: heartbeat\n    every: 1h\n    grace: 10m\n' +
@@ -167,7 +150,7 @@ describe('heartbeat monitors end to end', () => {
     expect(mine).toMatchObject({ weekly: { days: ['sat'], timezone: 'Europe/Berlin' } })
     const again = await cli(['deploy', '--file', file, '--yes'], { env })
     expect(again.stdout).toContain('No changes')
-    const out = join(home, 'pulled.yaml')
+    const out = join(acct.home, 'pulled.yaml')
     expect((await cli(['pull', '--file', out], { env })).code).toBe(0)
     const pulled = await readFile(out, 'utf8')
     expect(pulled).toMatch(/ref: backup\n\s+type: heartbeat/)

@@ -4,26 +4,22 @@
  * reads `maintenance`, its runs are recorded but raise no alert and do not count in uptime, and
  * its public status page shows the window; once the window is deleted the same failure alerts.
  */
-import { mkdtemp, rm } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { publicApi, waitFor } from '../helpers/api.js'
-import { startServe, UNLIMITED, type Served } from '../helpers/serve.js'
-import { cliRunner, expectEnvelope, expectOneLineError, expectPlain } from '../helpers/cli.js'
+import { waitFor } from '../helpers/api.js'
+import { serveWithAccount } from '../helpers/e2e.js'
+import { UNLIMITED } from '../helpers/serve.js'
+import { expectEnvelope, expectOneLineError, expectPlain } from '../helpers/cli.js'
 
-let served: Served
 let site: Server
 let siteDown = false
-let home: string
-let key: string
-const api = publicApi(
-  () => served.url,
-  () => key,
-)
-const { cli } = cliRunner(() => home)
+const acct = serveWithAccount({
+  args: ['--min-interval', '1', ...UNLIMITED, '--quiet'],
+  user: 'mw',
+  credits: 500,
+})
+const { api, cli } = acct
 
 beforeAll(async () => {
   site = createServer((_q, s) =>
@@ -32,20 +28,15 @@ beforeAll(async () => {
       : s.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><p>ok'),
   )
   await new Promise<void>((r) => site.listen(0, '127.0.0.1', r))
-  served = await startServe({ args: ['--min-interval', '1', ...UNLIMITED, '--quiet'] })
-  home = await mkdtemp(join(tmpdir(), 'sitehealth-mw-home-'))
-  key = (await served.createKey({ user: 'mw', credits: 500 })).key
-}, 120_000)
+}, 60_000)
 
 afterAll(async () => {
-  await served?.stop()
   await new Promise((r) => site?.close(r))
-  if (home) await rm(home, { recursive: true, force: true })
 })
 
 describe('maintenance windows end to end', () => {
   it('silences a monitor inside a window made with the CLI, and alerts again once it is gone', async () => {
-    const env = { SITEHEALTH_API_URL: served.url, SITEHEALTH_API_KEY: key }
+    const env = acct.env()
     const port = (site.address() as AddressInfo).port
     const m = (
       await api('POST', '/monitors', {
@@ -106,7 +97,7 @@ describe('maintenance windows end to end', () => {
     expect(uptime.failed_runs).toBe(0)
     expect(uptime.runs).toBeGreaterThanOrEqual(counted)
     expect(uptime.uptime_percent).toBe(100)
-    const publicPage = await (await fetch(`${served.url}/status/mw-shop.json`)).json()
+    const publicPage = await (await fetch(`${acct.served.url}/status/mw-shop.json`)).json()
     expect(publicPage.state).toBe('maintenance')
     expect(publicPage.monitors[0].state).toBe('maintenance')
     expect(publicPage.maintenance).toMatchObject([{ name: 'Release 4.2', active: true, monitor_ids: [m.id] }])
@@ -124,7 +115,7 @@ describe('maintenance windows end to end', () => {
   }, 120_000)
 
   it('refuses an unknown time zone, ends_at before starts_at and a stranger’s window, naming the field', async () => {
-    const env = { SITEHEALTH_API_URL: served.url, SITEHEALTH_API_KEY: key }
+    const env = acct.env()
     const zone = await cli(
       [
         'maintenance',
@@ -170,7 +161,7 @@ describe('maintenance windows end to end', () => {
     })
     expect(mine.status).toBe(201)
     expect(mine.body).toMatchObject({ active: expect.any(Boolean), next_starts_at: expect.any(String) })
-    const other = (await served.createKey({ user: 'stranger', credits: 1 })).key
+    const other = (await acct.served.createKey({ user: 'stranger', credits: 1 })).key
     expect((await api('GET', `/maintenance-windows/${mine.body.id}`, undefined, other)).status).toBe(404)
     expect((await api('DELETE', `/maintenance-windows/${mine.body.id}`, undefined, other)).status).toBe(404)
     const patched = await api('PATCH', `/maintenance-windows/${mine.body.id}`, { weekly: null })

@@ -3,43 +3,31 @@
  * limit, each charged only when saved, each failure its own envelope in order; a file of 40
  * monitors tested under a run limit of 2 without waiting on it (it waited 60 s per 10 before).
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { writeFile } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { publicApi } from '../helpers/api.js'
-import { cliRunner, closedPortUrl } from '../helpers/cli.js'
-import { startServe, type Served } from '../helpers/serve.js'
+import { closedPortUrl } from '../helpers/cli.js'
+import { serveWithAccount } from '../helpers/e2e.js'
 
-let served: Served
+const acct = serveWithAccount({
+  args: ['--quiet', '--run-limit', '2', '--rate-limit', '1000'],
+  user: 'batch',
+})
+const { api, cli } = acct
 let site: Server
 let siteUrl: string
-let home: string
-let key: string
-const api = publicApi(
-  () => served.url,
-  () => key,
-)
-const { cli } = cliRunner(() => home)
 
 beforeAll(async () => {
-  home = await mkdtemp(join(tmpdir(), 'sitehealth-batch-'))
   site = createServer((req, res) => {
     res.writeHead(req.url === '/missing' ? 404 : 200, { 'content-type': 'text/html' })
     res.end('<!doctype html><title>ok</title><p>ok</p>')
   })
   await new Promise<void>((r) => site.listen(0, '127.0.0.1', r))
   siteUrl = `http://127.0.0.1:${(site.address() as { port: number }).port}`
-  served = await startServe({ args: ['--quiet', '--run-limit', '2', '--rate-limit', '1000'] })
-  key = (await served.createKey({ user: 'batch', credits: 100 })).key
-}, 60_000)
-
-afterAll(async () => {
-  await served?.stop()
-  site?.close()
-  await rm(home, { recursive: true, force: true })
 })
+
+afterAll(() => site?.close())
 
 describe('run-batch', () => {
   it('answers each check in order, charging only the saved ones, as one request against the run limit', async () => {
@@ -84,7 +72,7 @@ describe('run-batch', () => {
       { urls: [] },
     ]) {
       // a fresh key each: a refused body counts against the run limit, as on the run route
-      const other = (await served.createKey({ user: `batch-bad-${n++}`, credits: 5 })).key
+      const other = (await acct.served.createKey({ user: `batch-bad-${n++}`, credits: 5 })).key
       const r = await api('POST', '/checks/run-batch', body, other)
       expect(r.status, JSON.stringify(body).slice(0, 80)).toBe(400)
       expect(r.body.ok).toBe(false)
@@ -96,15 +84,15 @@ describe('run-batch', () => {
 
 describe('sitehealth test', () => {
   it('tests 40 monitors under a run limit of 2 without waiting on it', { timeout: 180_000 }, async () => {
-    const other = (await served.createKey({ user: 'batch-ci', credits: 100 })).key
+    const other = (await acct.served.createKey({ user: 'batch-ci', credits: 100 })).key
     const monitors = Array.from(
       { length: 40 },
       (_, i) => `  - ref: site-${i}\n    url: ${siteUrl}/?n=${i}\n    every: 1h`,
     ).join('\n')
-    const f = join(home, 'sitehealth.yaml')
+    const f = join(acct.home, 'sitehealth.yaml')
     await writeFile(f, `monitors:\n${monitors}\n`)
     const r = await cli(['test', '--file', f, '--reporter', 'json'], {
-      env: { SITEHEALTH_API_URL: served.url, SITEHEALTH_API_KEY: other },
+      env: { SITEHEALTH_API_URL: acct.served.url, SITEHEALTH_API_KEY: other },
     })
     expect(r.code, r.stderr).toBe(0)
     expect(r.stderr).not.toMatch(/waiting|rate.?limit/i)
