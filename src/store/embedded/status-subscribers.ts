@@ -2,9 +2,15 @@
  * The embedded backend of status-page subscribers (docs/status-pages.md): `<dataDir>/status-subscribers.json`.
  * A page's email addresses are kept once each; a batch of subscribers is one durable write.
  */
-import type { SubscriberRecord, SubscriberStore } from '../status-subscribers.js'
+import type {
+  OutboxItemRecord,
+  OutboxNoticeRecord,
+  SubscriberRecord,
+  SubscriberStore,
+} from '../status-subscribers.js'
 import type { LowdbContext } from './context.js'
 import { JsonDoc } from './json-doc.js'
+import { LowdbOutbox } from './status-outbox.js'
 
 interface SubscribersDoc {
   version: 1
@@ -15,8 +21,11 @@ const emailKey = (s: SubscriberRecord) => `${s.page_id}\n${s.target}`
 
 export class LowdbStatusSubscribers implements SubscriberStore {
   private readonly d: JsonDoc<SubscribersDoc>
+  /** The notices on their way (status-outbox.ts). */
+  private readonly outbox: LowdbOutbox
 
   constructor(ctx: LowdbContext) {
+    this.outbox = new LowdbOutbox(ctx)
     this.d = new JsonDoc<SubscribersDoc>(
       ctx,
       'status-subscribers.json',
@@ -25,8 +34,9 @@ export class LowdbStatusSubscribers implements SubscriberStore {
     )
   }
 
-  load(): Promise<void> {
-    return this.d.load()
+  async load(): Promise<void> {
+    await this.d.load()
+    await this.outbox.load()
   }
 
   addSubscribers(list: SubscriberRecord[]): Promise<SubscriberRecord[]> {
@@ -70,9 +80,34 @@ export class LowdbStatusSubscribers implements SubscriberStore {
   }
 
   async deletePageSubscribers(pageId: string): Promise<void> {
+    await this.outbox.deletePage(pageId)
     if (!this.d.doc.subscribers.some((s) => s.page_id === pageId)) return
     await this.d.write((doc) => {
       doc.subscribers = doc.subscribers.filter((s) => s.page_id !== pageId)
     })
+  }
+
+  enqueueNotice(notice: OutboxNoticeRecord, subscriberIds: string[]) {
+    return this.outbox.enqueueNotice(notice, subscriberIds)
+  }
+
+  getNotice(id: string) {
+    return this.outbox.getNotice(id)
+  }
+
+  claimOutbox(limit: number, leaseMs: number, now: number): Promise<OutboxItemRecord[]> {
+    return this.outbox.claimOutbox(limit, leaseMs, now)
+  }
+
+  finishOutbox(ids: string[]) {
+    return this.outbox.finishOutbox(ids)
+  }
+
+  releaseOutbox(ids: string[]) {
+    return this.outbox.releaseOutbox(ids)
+  }
+
+  countOutbox() {
+    return this.outbox.countOutbox()
   }
 }

@@ -12,7 +12,8 @@
  *   <dataDir>/monitors/...      monitors.ts  monitors, runs, events (snapshot + group-commit journal);
  *                               channels.ts  their alert channels sealed on load if stored in clear
  *   <dataDir>/status-pages.json status-pages.ts  public status pages
- *   <dataDir>/status-incidents.json, status-subscribers.json  their incidents and subscribers
+ *   <dataDir>/status-incidents.json, status-subscribers.json, status-outbox.json  their
+ *                               incidents, subscribers and the notices on their way to them
  *
  * A new concern gets its own file holding its own document(s), constructed here with the shared
  * LowdbContext, loaded in `open` and flushed in `close`.

@@ -1,18 +1,29 @@
 /**
  * Status-page subscribers on PostgreSQL (docs/status-pages.md): the status_subscribers table (migration
- * 0013). An email is unique per page in a partial index, so a batch skips the ones there with
+ * 0013; the outbox, 0018). An email is unique per page in a partial index, so a batch skips the ones there with
  * ON CONFLICT DO NOTHING; a batch is one statement (unnest of the columns).
  */
 import { sql, type Kysely } from 'kysely'
-import type { SubscriberRecord, SubscriberStore } from '../status-subscribers.js'
+import type {
+  OutboxItemRecord,
+  OutboxNoticeRecord,
+  SubscriberRecord,
+  SubscriberStore,
+} from '../status-subscribers.js'
 import type { Database } from './schema.js'
+import { PgOutbox } from './status-outbox.js'
 
 type Row = { record: SubscriberRecord }
 /** Rows a statement inserts at most (its parameters stay well under PostgreSQL's limit). */
 const BATCH = 5000
 
 export class PgStatusSubscribers implements SubscriberStore {
-  constructor(private readonly db: Kysely<Database>) {}
+  /** The notices on their way (status-outbox.ts). */
+  private readonly outbox: PgOutbox
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.outbox = new PgOutbox(db)
+  }
 
   private async rows(query: ReturnType<typeof sql<Row>>): Promise<SubscriberRecord[]> {
     return (await query.execute(this.db)).rows.map((r) => r.record)
@@ -63,5 +74,29 @@ export class PgStatusSubscribers implements SubscriberStore {
 
   async deletePageSubscribers(pageId: string): Promise<void> {
     await sql`DELETE FROM status_subscribers WHERE page_id = ${pageId}::uuid`.execute(this.db)
+  }
+
+  enqueueNotice(notice: OutboxNoticeRecord, subscriberIds: string[]) {
+    return this.outbox.enqueueNotice(notice, subscriberIds)
+  }
+
+  getNotice(id: string) {
+    return this.outbox.getNotice(id)
+  }
+
+  claimOutbox(limit: number, leaseMs: number, now: number): Promise<OutboxItemRecord[]> {
+    return this.outbox.claimOutbox(limit, leaseMs, now)
+  }
+
+  finishOutbox(ids: string[]) {
+    return this.outbox.finishOutbox(ids)
+  }
+
+  releaseOutbox(ids: string[]) {
+    return this.outbox.releaseOutbox(ids)
+  }
+
+  countOutbox() {
+    return this.outbox.countOutbox()
   }
 }

@@ -18,6 +18,7 @@ import { historyContract } from './history.js'
 import { locationsContract } from './locations.js'
 import { statusPagesContract } from './status-pages.js'
 import { statusCommsContract } from './status-comms.js'
+import { statusOutboxContract } from './status-outbox.js'
 import { maintenanceContract } from './maintenance.js'
 import { gaugesContract } from './gauges.js'
 import { usersContract } from './users-credits.js'
@@ -89,6 +90,7 @@ export function describeStoreContract(name: string, makeHarness: () => Promise<S
     describe('locations', () => locationsContract(ctx))
     describe('status pages', () => statusPagesContract(ctx))
     describe('status page incidents, subscribers, domains', () => statusCommsContract(ctx))
+    describe('status page subscriber outbox', () => statusOutboxContract(ctx))
     describe('maintenance windows', () => maintenanceContract(ctx))
     describe('monitor gauges', () => gaugesContract(ctx))
   })

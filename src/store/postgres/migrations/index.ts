@@ -17,6 +17,7 @@ import { rollupsFillfactor } from './0012-rollups-fillfactor.js'
 import { statusComms } from './0013-status-comms.js'
 import { runLocation } from './0014-run-location.js'
 import { sealedChannels } from './0015-sealed-channels.js'
+import { statusOutbox } from './0018-status-outbox.js'
 import type { ChannelSealer } from '../../channels.js'
 
 export const MIGRATIONS: Record<string, Migration> = {
@@ -35,6 +36,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0014-run-location': runLocation,
   // without a sealer: fails on a database holding channels in clear (see migrationsFor)
   '0015-sealed-channels': sealedChannels(undefined),
+  '0018-status-outbox': statusOutbox,
 }
 
 /** What a migration may need beyond the database: the server's sealer of channels stored in clear. */
