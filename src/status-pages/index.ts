@@ -35,7 +35,9 @@ export { PageDomains, withPageDomains, domainPath, hostName } from './domains.js
 export {
   SubscriberService,
   SubscriberSender,
+  Outbox,
   LinkSigner,
+  type Job,
   SUBSCRIBE_POLICIES,
   type SubscriberOptions,
   type Subscribers,

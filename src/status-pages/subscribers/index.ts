@@ -8,12 +8,17 @@ import type { Store } from '../../store/types.js'
 import type { StatusPageService } from '../service.js'
 import { LinkSigner } from './links.js'
 import { SubscriberSender } from './sender.js'
-import { SubscriberService } from './service.js'
+import { Outbox } from './outbox.js'
+import { noticeMessage, SubscriberService } from './service.js'
 
 export { SubscriberService, subscriberView, EMAIL_ACCEPTED } from './service.js'
 export { SubscriberSender, type Job } from './sender.js'
+export { Outbox } from './outbox.js'
 export { LinkSigner, CONFIRM_DAYS } from './links.js'
 export { subscriberRoutes, SUBSCRIBE_POLICIES } from './routes.js'
+
+/** How long a stop waits for the mails and webhooks in flight. */
+const STOP_WAIT_MS = 10_000
 
 export interface SubscriberOptions {
   /** The server's secret key: signs the links, seals webhook secrets. */
@@ -31,6 +36,8 @@ export interface SubscriberOptions {
 export interface Subscribers {
   service: SubscriberService
   sender: SubscriberSender
+  /** The durable fan-out of notices (outbox.ts). */
+  outbox: Outbox
   close(): Promise<void>
 }
 
@@ -47,21 +54,36 @@ export function openSubscribers(store: Store, pages: StatusPageService, o: Subsc
     concurrency: o.concurrency,
     log: o.log,
   })
+  const signer = new LinkSigner(o.secretKey)
+  const outbox = new Outbox({
+    store: store.statusSubscribers,
+    sender,
+    message: (n, s) => noticeMessage(signer, n, s),
+    now: o.now,
+    log: o.log,
+  })
   const service = new SubscriberService({
     pages,
     pageStore: store.statusPages,
     subscribers: store.statusSubscribers,
     monitors: store.monitors,
-    signer: new LinkSigner(o.secretKey),
+    signer,
     box,
     sender,
+    outbox,
     baseUrl: o.baseUrl,
     now: o.now,
   })
+  // what a previous run left in the outbox goes now
+  outbox.start()
   return {
     service,
     sender,
+    outbox,
     async close() {
+      // the messages in flight finish; what was not sent stays in the outbox for the next start
+      const settled = new Promise<void>((r) => setTimeout(r, STOP_WAIT_MS).unref())
+      await outbox.close(Promise.race([sender.stop(), settled]))
       await sender.close()
       await deliverer.close()
     },

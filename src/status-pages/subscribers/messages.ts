@@ -38,9 +38,9 @@ export function confirmationMail(page: StatusPageRecord, confirmUrl: string, day
 }
 
 /** The lines every notice mail ends with. */
-export function unsubscribeLines(page: StatusPageRecord, unsubscribeUrl: string): string {
+export function unsubscribeLines(pageTitle: string, unsubscribeUrl: string): string {
   return (
-    `\n--\nYou get this mail because you subscribed to ${oneLine(page.title)}.\n` +
+    `\n--\nYou get this mail because you subscribed to ${oneLine(pageTitle)}.\n` +
     `Unsubscribe with one click: ${unsubscribeUrl}\n`
   )
 }

@@ -4,14 +4,18 @@
  * (`serve --smtp-url`), webhooks through the alert deliverer (the same signature, SSRF guard,
  * time limits and retries as alert webhooks). A notice to 10,000 subscribers is queued at once and
  * sent in the background: the request that caused it, and every other, is answered meanwhile.
- * The queue lives in memory: what is still queued when serve stops is not sent.
+ * This queue lives in memory: notices to subscribers come to it from the durable outbox
+ * (outbox.ts), which sends again what a stop left; a confirmation mail comes straight here.
  */
 import nodemailer from 'nodemailer'
 import type { Delivery, WebhookPayload } from '../../contract/monitors.js'
 import type { Deliverer } from '../../monitors/index.js'
 import type { SubscriberRecord } from '../../store/status-subscribers.js'
 
-export interface MailJob {
+/** Told once a job is sent (true) or given up (false): the outbox removes or retries its item. */
+type Done = { done?: (ok: boolean) => void }
+
+export interface MailJob extends Done {
   kind: 'mail'
   to: string
   subject: string
@@ -19,7 +23,7 @@ export interface MailJob {
   headers?: Record<string, string>
 }
 
-export interface WebhookJob {
+export interface WebhookJob extends Done {
   kind: 'webhook'
   subscriber: SubscriberRecord
   body: { event: string } & Record<string, unknown>
@@ -95,9 +99,11 @@ export class SubscriberSender {
       if (job.kind === 'mail') await this.mail(job)
       else await this.webhook(job)
       this.stats.sent++
+      job.done?.(true)
     } catch (err) {
       this.stats.failed++
       this.o.log?.(`status subscribers: ${job.kind} not sent: ${(err as Error).message}`)
+      job.done?.(false)
     }
   }
 
@@ -159,6 +165,18 @@ export class SubscriberSender {
       async () => {},
     )
     if (d.status !== 'delivered') throw new Error(d.last_error ?? 'not delivered')
+  }
+
+  /**
+   * Takes no more jobs (what is queued is dropped: the outbox gives its items back) and resolves
+   * once the ones in flight are done.
+   */
+  stop(): Promise<void> {
+    this.closed = true
+    this.queue = []
+    this.head = 0
+    if (this.running === 0) for (const w of this.waiters.splice(0)) w()
+    return this.running === 0 ? Promise.resolve() : new Promise((resolve) => this.waiters.push(resolve))
   }
 
   async close(): Promise<void> {

@@ -13,7 +13,7 @@ import type { MaintenanceRecord } from '../../store/maintenance.js'
 import type { MonitorDefinitionStore } from '../../store/monitors.js'
 import type { StatusIncidentRecord } from '../../store/status-incidents.js'
 import type { StatusPageRecord, StatusPageStore } from '../../store/status-pages.js'
-import type { SubscriberRecord, SubscriberStore } from '../../store/status-subscribers.js'
+import type { OutboxNoticeRecord, SubscriberRecord, SubscriberStore } from '../../store/status-subscribers.js'
 import { DomainError } from '../../shared/index.js'
 import type { StatusPageService } from '../service.js'
 import { CONFIRM_DAYS, type LinkProblem, type LinkSigner } from './links.js'
@@ -24,6 +24,7 @@ import {
   unsubscribeLines,
   type Notice,
 } from './messages.js'
+import type { Outbox } from './outbox.js'
 import type { Job, SubscriberSender } from './sender.js'
 
 export interface SubscriberDeps {
@@ -34,6 +35,8 @@ export interface SubscriberDeps {
   signer: LinkSigner
   box: ReturnType<typeof secretBox>
   sender: SubscriberSender
+  /** Where notices to subscribers are queued, durably, to be sent (outbox.ts). */
+  outbox: Outbox
   /** The server's public address (serve --public-url, else where it listens). */
   baseUrl: () => string
   now?: () => number
@@ -52,11 +55,10 @@ export function subscriberView(s: SubscriberRecord): Subscriber {
 export const EMAIL_ACCEPTED =
   'If this address can subscribe, a confirmation mail is on its way: follow its link to start hearing of incidents.'
 
-/** Subscribers whose notices are made in one go before the event loop gets a turn. */
-const CHUNK = 250
-
 export class SubscriberService {
   private readonly now: () => number
+  /** Notices are queued in the order they were told (an incident's creation before its update). */
+  private turn: Promise<unknown> = Promise.resolve()
 
   constructor(private readonly d: SubscriberDeps) {
     this.now = d.now ?? Date.now
@@ -168,14 +170,20 @@ export class SubscriberService {
   }
 
   /** An incident was published, updated or resolved: every subscriber of its page hears of it. */
-  async incident(page: StatusPageRecord, i: StatusIncidentRecord, event: SubscriberEvent): Promise<number> {
-    const monitors = await this.d.monitors.getMonitorsById(i.monitor_ids)
-    const names = new Map(monitors.filter((m) => m.user_id === page.user_id).map((m) => [m.id, m.name]))
-    return this.send(page, incidentNotice(page, this.links(page).page, i, event, names))
+  incident(page: StatusPageRecord, i: StatusIncidentRecord, event: SubscriberEvent): Promise<number> {
+    return this.inTurn(async () => {
+      const monitors = await this.d.monitors.getMonitorsById(i.monitor_ids)
+      const names = new Map(monitors.filter((m) => m.user_id === page.user_id).map((m) => [m.id, m.name]))
+      return this.send(page, incidentNotice(page, this.links(page).page, i, event, names))
+    })
   }
 
   /** A maintenance window was made: each page showing a monitor it covers tells its subscribers. */
-  async maintenance(w: MaintenanceRecord): Promise<number> {
+  maintenance(w: MaintenanceRecord): Promise<number> {
+    return this.inTurn(() => this.maintenanceNow(w))
+  }
+
+  private async maintenanceNow(w: MaintenanceRecord): Promise<number> {
     let sent = 0
     for (const page of await this.d.pageStore.listStatusPages(w.user_id)) {
       const covered =
@@ -190,38 +198,56 @@ export class SubscriberService {
     return sent
   }
 
+  private inTurn<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.turn.then(work)
+    this.turn = next.catch(() => {})
+    return next
+  }
+
   /**
-   * Queues the notice for every subscriber of the page; resolves with how many. Jobs are made
-   * (each with its signed link) and queued CHUNK at a time, yielding between chunks, so 10,000
-   * subscribers never hold the event loop in one piece.
+   * Queues the notice for every subscriber of the page in the store's outbox (one write), for the
+   * outbox to send; resolves with how many.
    */
   private async send(page: StatusPageRecord, notice: Notice): Promise<number> {
     const subs = await this.d.subscribers.listSubscribers(page.id)
-    const links = this.links(page)
-    const occurred_at = new Date(this.now()).toISOString()
-    const job = (s: SubscriberRecord): Job => {
-      const unsubscribe = links.unsubscribe(this.d.signer.unsubscribeToken(page.id, s.id))
-      if (s.type === 'webhook')
-        return {
-          kind: 'webhook',
-          subscriber: s,
-          body: { event: notice.event, occurred_at, ...notice.data, unsubscribe_url: unsubscribe },
-        }
-      return {
-        kind: 'mail',
-        to: s.target,
-        subject: notice.subject,
-        text: notice.text + unsubscribeLines(page, unsubscribe),
-        headers: {
-          'List-Unsubscribe': `<${unsubscribe}>`,
-          'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
-        },
-      }
+    if (subs.length === 0) return 0
+    const record: OutboxNoticeRecord = {
+      id: nextId(this.now()),
+      page_id: page.id,
+      event: notice.event,
+      subject: notice.subject,
+      text: notice.text,
+      data: notice.data,
+      occurred_at: new Date(this.now()).toISOString(),
+      page_title: page.title,
+      unsubscribe_base: this.links(page).unsubscribe(''),
     }
-    for (let i = 0; i < subs.length; i += CHUNK) {
-      if (i > 0) await new Promise((r) => setImmediate(r))
-      this.d.sender.enqueue(subs.slice(i, i + CHUNK).map(job))
-    }
+    await this.d.subscribers.enqueueNotice(
+      record,
+      subs.map((s) => s.id),
+    )
+    this.d.outbox.kick()
     return subs.length
+  }
+}
+
+/** One subscriber's message of a queued notice, with its own signed unsubscribe link. */
+export function noticeMessage(signer: LinkSigner, n: OutboxNoticeRecord, s: SubscriberRecord): Job {
+  const unsubscribe = n.unsubscribe_base + signer.unsubscribeToken(n.page_id, s.id)
+  if (s.type === 'webhook')
+    return {
+      kind: 'webhook',
+      subscriber: s,
+      body: { event: n.event, occurred_at: n.occurred_at, ...n.data, unsubscribe_url: unsubscribe },
+    }
+  return {
+    kind: 'mail',
+    to: s.target,
+    subject: n.subject,
+    text: n.text + unsubscribeLines(n.page_title, unsubscribe),
+    headers: {
+      'List-Unsubscribe': `<${unsubscribe}>`,
+      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+    },
   }
 }
