@@ -13,3 +13,12 @@ export {
   type PingQuery,
   type PingResult,
 } from './endpoint/ping.js'
+export {
+  probeTcp,
+  probeTls,
+  endpointUrl,
+  type EndpointOptions,
+  type TlsEndpointOptions,
+  type TcpResult,
+  type TlsResult,
+} from './endpoint/index.js'
