@@ -30,7 +30,9 @@ export interface LoadedChannel {
   source: string
 }
 
-export interface LoadedMonitor extends Omit<FileMonitor, 'every' | 'grace' | 'channels'> {
+export interface LoadedMonitor extends Omit<FileMonitor, 'every' | 'grace' | 'timeout' | 'channels'> {
+  /** Types that watch a host: `timeout` in seconds. */
+  timeout_seconds?: number
   interval_seconds?: number
   /** Heartbeat monitors: `grace` in seconds. */
   grace_seconds?: number
@@ -187,6 +189,7 @@ function crossCheck(
       if ('problem' in read) problems.push(`${where.at(['monitors', i, 'url'])}: ${read.problem}`)
       else url = read.url
     }
+    hostProblems(m, face, (path, words) => problems.push(`${where.at(['monitors', i, ...path])}: ${words}`))
     let interval: number | undefined
     if (m.every !== undefined) {
       interval = typeof m.every === 'number' ? m.every : parseEvery(m.every)
@@ -201,8 +204,20 @@ function crossCheck(
       if (!channels.has(c))
         problems.push(`${where.at(['monitors', i, 'channels', j])}: no channel named "${c}" under channels:`)
     })
-    const { every: _e, grace: _g, channels: names, ...rest } = m
-    monitors.push({ ...rest, url, interval_seconds: interval, grace_seconds: grace, channels: names ?? [] })
+    let timeout: number | undefined
+    if (m.timeout !== undefined) {
+      timeout = typeof m.timeout === 'number' ? m.timeout : parseEvery(m.timeout)
+      if (timeout === undefined) problems.push(`${where.at(['monitors', i, 'timeout'])}: not a duration`)
+    }
+    const { every: _e, grace: _g, timeout: _t, channels: names, ...rest } = m
+    monitors.push({
+      ...rest,
+      url,
+      interval_seconds: interval,
+      grace_seconds: grace,
+      ...(timeout !== undefined ? { timeout_seconds: timeout } : {}),
+      channels: names ?? [],
+    })
   })
   const slugs = new Set<string>()
   ;(data.status_pages ?? []).forEach((p, i) => {
@@ -253,4 +268,21 @@ export async function loadFile(file: string, env: NodeJS.ProcessEnv = process.en
     ])
   }
   return loadText(text, file, env)
+}
+
+/** A monitor's host fields against its type: a host where it watches one, a port where it takes one. */
+function hostProblems(
+  m: FileMonitor,
+  face: ReturnType<typeof typeFace>,
+  problem: (path: (string | number)[], words: string) => void,
+): void {
+  if (!face.host) {
+    for (const f of ['host', 'port', 'timeout', 'starttls'] as const)
+      if (m[f] !== undefined) problem([f], `a ${face.noun} monitor has no ${f}`)
+    return
+  }
+  if (m.host === undefined) problem([], `monitor "${m.ref}" needs a host (type: ${face.type})`)
+  if (face.port === 'required' && m.port === undefined)
+    problem([], `monitor "${m.ref}" needs a port (type: ${face.type})`)
+  if (face.port === 'none' && m.port !== undefined) problem(['port'], `a ${face.noun} monitor has no port`)
 }

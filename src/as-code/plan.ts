@@ -8,6 +8,7 @@
 import { channelRequestOf, channelTarget } from '../contract/channels.js'
 import { channelFingerprint } from '../contract/fingerprint.js'
 import type { AlertsView, ChannelRequest, Monitor, MonitorCreate } from '../contract/monitors.js'
+import { normalHost, TIMEOUT_SECONDS, tlsPortOf } from '../contract/monitor-target.js'
 import { describeAssertion } from '../assertions/index.js'
 import { defaultName } from '../monitors/names.js'
 import { DEFAULT_DOWN_AFTER, DEFAULT_RECOVER_AFTER, INTERVAL } from '../contract/monitors.js'
@@ -68,9 +69,10 @@ export function desiredMonitor(m: LoadedMonitor, loaded: Loaded): MonitorCreate 
     ref: m.ref,
     ...(url === undefined
       ? {
-          type: m.type as Exclude<MonitorCreate['type'], undefined | 'http'>,
+          type: m.type as 'heartbeat',
           name: m.name ?? m.ref,
           ...(face.pushed ? { grace_seconds: m.grace_seconds ?? GRACE.default } : {}),
+          ...(face.host ? hostFields(m) : {}),
         }
       : { url, name: m.name ?? defaultName(url) }),
     interval_seconds: m.interval_seconds ?? INTERVAL.default,
@@ -80,12 +82,22 @@ export function desiredMonitor(m: LoadedMonitor, loaded: Loaded): MonitorCreate 
       recover_after: m.alerts?.recover_after ?? DEFAULT_RECOVER_AFTER,
       remind_every_minutes: m.alerts?.remind_every_minutes ?? null,
     },
-    ...(url === undefined ? {} : { assertions: m.assertions ?? [] }),
+    ...(url === undefined && face.assertions.length === 0 ? {} : { assertions: m.assertions ?? [] }),
     tags: normalizeTags(m.tags ?? []),
     channels: m.channels.map((name): ChannelRequest => {
       const c = loaded.channels.get(name)!
       return { ...channelRequestOf(c.type, c.target), name, source: c.source } as ChannelRequest
     }),
+  }
+}
+
+/** The host fields of a type that watches a host, with their defaults (tls: the port of its protocol). */
+function hostFields(m: LoadedMonitor) {
+  return {
+    host: normalHost(m.host ?? ''),
+    port: m.port ?? (m.type === 'tls' ? tlsPortOf(m.starttls) : undefined),
+    timeout_seconds: m.timeout_seconds ?? TIMEOUT_SECONDS.default,
+    ...(m.type === 'tls' ? { starttls: m.starttls ?? null } : {}),
   }
 }
 
@@ -114,6 +126,8 @@ export function monitorChanges(cur: Monitor, want: MonitorCreate, paused?: boole
   // a monitor keeps its type: a new type needs a new ref (the API refuses url on a heartbeat)
   push('url', cur.url, want.url ?? null)
   if ('grace_seconds' in want) push('grace_seconds', cur.grace_seconds, want.grace_seconds)
+  for (const f of ['host', 'port', 'timeout_seconds', 'starttls'] as const)
+    if (f in want) push(f, cur[f], (want as Record<string, unknown>)[f])
   push('name', cur.name, want.name)
   push('interval_seconds', cur.interval_seconds, want.interval_seconds)
   for (const [k, v] of Object.entries(want.alerts ?? {}))

@@ -9,6 +9,7 @@ import { providerFace } from '../contract/channels.js'
 import type { Channel, Monitor } from '../contract/monitors.js'
 import { DEFAULT_DOWN_AFTER, DEFAULT_RECOVER_AFTER, INTERVAL } from '../contract/monitors.js'
 import { GRACE } from '../contract/monitoring.js'
+import { TIMEOUT_SECONDS, tlsPortOf } from '../contract/monitor-target.js'
 import { DEFAULT_MONITOR_TYPE } from '../contract/monitor-types/index.js'
 import { formatEvery } from '../contract/durations.js'
 import { defaultName } from '../monitors/names.js'
@@ -68,6 +69,11 @@ export function pullFile(current: Current, apiBase: string): Pulled {
     const host = m.url ? defaultName(m.url) : m.ref
     if (m.name !== host) out.name = m.name
     if (m.url) out.url = m.url
+    if (m.host !== null) out.host = m.host
+    if (m.port !== null && !(m.type === 'tls' && m.port === tlsPortOf(m.starttls))) out.port = m.port
+    if (m.starttls) out.starttls = m.starttls
+    if (m.timeout_seconds !== null && m.timeout_seconds !== TIMEOUT_SECONDS.default)
+      out.timeout = formatEvery(m.timeout_seconds)
     if (m.interval_seconds !== INTERVAL.default) out.every = formatEvery(m.interval_seconds)
     if (m.grace_seconds !== null && m.grace_seconds !== GRACE.default)
       out.grace = m.grace_seconds === 0 ? 0 : formatEvery(m.grace_seconds)

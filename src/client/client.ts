@@ -36,6 +36,7 @@ import {
   type MonitorList,
   type MonitorPatch,
   type MonitorRuns,
+  type MonitorRunAnswer,
 } from '../contract/monitors.js'
 import type { Assertion, UptimeQuery, UptimeReport } from '../contract/monitoring.js'
 import {
@@ -226,7 +227,7 @@ export class SitehealthClient {
   deleteMonitor(id: string): Promise<void> {
     return this.call('DELETE', pathFor(MONITOR_PATHS.monitor, { id }), 'key')
   }
-  runMonitor(id: string): Promise<RunResult> {
+  runMonitor(id: string): Promise<MonitorRunAnswer> {
     return this.call('POST', pathFor(MONITOR_PATHS.run, { id }), 'key')
   }
   monitorRuns(id: string, params: { limit?: number; cursor?: string } = {}): Promise<MonitorRuns> {

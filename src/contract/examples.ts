@@ -266,6 +266,10 @@ const monitorPatch: MonitorPatch = { paused: true }
 const monitor: Monitor = {
   type: 'http',
   grace_seconds: null,
+  host: null,
+  port: null,
+  timeout_seconds: null,
+  starttls: null,
   assertions: [
     { source: 'status_code', comparison: 'equals', target: 200 },
     { source: 'text_body', comparison: 'contains', target: 'Add to cart' },
@@ -372,6 +376,7 @@ const monitorRuns: MonitorRuns = {
           actual: '<!doctype html><html lang="en"><head><title>Shop</title>…',
         },
       ],
+      details: null,
     },
     {
       id: '0193a5c0-1a2b-7c3d-8e4f-aa0000000001',
@@ -384,6 +389,7 @@ const monitorRuns: MonitorRuns = {
       state: 'down',
       error: { code: 'check_failed', message: 'Could not connect to shop.example.com: connection refused.' },
       assertions: [],
+      details: null,
     },
   ],
   next_cursor: '0193a5c0-1a2b-7c3d-8e4f-aa0000000001',

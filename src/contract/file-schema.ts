@@ -12,6 +12,7 @@ import { ChannelRequest, HttpMonitorCreate, MonitorRef, MonitorTypeField } from 
 import { StatusPageCreate } from './status-pages.js'
 import { MAX_URL_LENGTH, PATHS } from './routes.js'
 import { MaintenanceCreate, maintenanceProblem } from './monitoring.js'
+import { Host, Port, StartTlsField } from './monitor-target.js'
 
 export const NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$'
 const ChannelName = z
@@ -66,6 +67,15 @@ export const FileMonitor = z
     name: M.name,
     url: M.url,
     every: Every.optional(),
+    host: Host.optional().meta({ description: 'tcp and tls monitors: the host name or IP address watched.' }),
+    port: Port.optional().meta({
+      description:
+        "tcp monitors: the port (required); tls monitors: default 443, or the STARTTLS protocol's own.",
+    }),
+    starttls: StartTlsField.optional(),
+    timeout: Every.optional().meta({
+      description: 'tcp and tls monitors: how long a run may take before it fails: 5s, 30s (default 10s).',
+    }),
     grace: Every.optional().meta({
       description: 'Heartbeat monitors: how late a beat may be before down: 90s, 10m, 1h (default 5m).',
     }),

@@ -160,6 +160,31 @@ export const Assertions = z
   .max(MAX_ASSERTIONS)
   .meta({ description: `Up to ${MAX_ASSERTIONS} assertions; a run fails when one does.` })
 
+/**
+ * The first assertion whose source a monitor type cannot judge (a `status_code` on a tcp monitor):
+ * its index and the words a 400 gives, or null when every one fits. Create shapes and changes
+ * use it, so both refuse alike.
+ */
+export function misfitAssertion(
+  type: string,
+  sources: readonly AssertionSource[],
+  list: readonly Pick<Assertion, 'source'>[],
+): { index: number; message: string } | null {
+  const index = list.findIndex((a) => !sources.includes(a.source))
+  if (index < 0) return null
+  const fits = sources.length > 0 ? `use ${sources.join(' or ')}` : 'it takes none'
+  return { index, message: `${list[index].source} does not fit a ${type} monitor: ${fits}` }
+}
+
+/** The assertions of a create shape whose type judges only `sources`. */
+export const assertionsFor = (type: string, sources: readonly AssertionSource[]) =>
+  Assertions.superRefine((list, ctx) => {
+    const misfit = misfitAssertion(type, sources, list)
+    if (misfit) ctx.addIssue({ code: 'custom', path: [misfit.index, 'source'], message: misfit.message })
+  }).meta({
+    description: `Up to ${MAX_ASSERTIONS} assertions from ${sources.join(', ')}; a run fails when one does.`,
+  })
+
 /** A JSON value an assertion saw (strings cut to 200 characters). */
 export const AssertionActual = z
   .union([z.string(), z.number(), z.boolean(), z.null()])

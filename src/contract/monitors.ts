@@ -5,10 +5,12 @@
  */
 import { z } from 'zod'
 import { MAX_URL_LENGTH } from './routes.js'
-import { PAGESPEED_METHODS, RiskLevel } from './schemas.js'
-import { AssertionResult, Assertions, GRACE, UptimeWindows } from './monitoring.js'
+import { PAGESPEED_METHODS, RiskLevel, RunResult } from './schemas.js'
+import { AssertionResult, Assertions, GRACE, UptimeWindows, assertionsFor } from './monitoring.js'
 import { CHANNEL_TYPES, Channel, ChannelRequest } from './channels.js'
 import { Tags } from './tags.js'
+import { Host, Port, StartTlsField, STARTTLS_PROTOCOLS, TimeoutSeconds } from './monitor-target.js'
+import { MONITOR_TYPE_FACES } from './monitor-types/index.js'
 
 export { CHANNEL_TYPES, Channel, ChannelRequest, type ChannelType } from './channels.js'
 
@@ -123,7 +125,7 @@ export const LAB_MIN_INTERVAL_SECONDS = 3600
 const MonitorPagespeed = z.enum(PAGESPEED_METHODS).meta({
   description: `How scheduled runs judge performance: \`estimate\` (default) or \`lab\` (Lighthouse in the server's lab browser, when it has one; only with interval_seconds of at least ${LAB_MIN_INTERVAL_SECONDS}).`,
 })
-export const MONITOR_TYPES = ['http', 'heartbeat'] as const
+export const MONITOR_TYPES = ['http', 'heartbeat', 'tcp', 'tls'] as const
 export type MonitorType = (typeof MONITOR_TYPES)[number]
 
 const GraceSeconds = z
@@ -147,8 +149,9 @@ const MonitorTail = {
   tags: Tags.optional(),
 }
 
-const TYPE_WORDS = 'http (default): the service checks `url`; heartbeat: your job calls push_url.'
-const TypeField = (type: MonitorType) => z.literal(type).meta({ description: TYPE_WORDS })
+const TYPE_WORDS =
+  'http (default): the service checks `url`; heartbeat: your job calls push_url; tcp: a port opens on `host`; tls: the certificate on `host`:`port` (with `starttls`).'
+const TypeField = <T extends MonitorType>(type: T) => z.literal(type).meta({ description: TYPE_WORDS })
 /** The `type` field of any monitor (monitors-as-code files name it so). */
 export const MonitorTypeField = z.enum(MONITOR_TYPES).optional().meta({ description: TYPE_WORDS })
 
@@ -184,13 +187,48 @@ export const HeartbeatMonitorCreate = z.strictObject({
     .meta({ description: 'None: a heartbeat monitor runs no check to assert on.' }),
 })
 
+/** What every type that watches a host (no URL) takes: the host, and how long a run may take. */
+const NO_URL = z.never({ error: 'this monitor type watches host (and port), not a url' }).optional()
+const HostHead = {
+  url: NO_URL,
+  host: Host,
+  ref: MonitorRef.optional(),
+  interval_seconds: IntervalSeconds.optional(),
+  timeout_seconds: TimeoutSeconds.optional(),
+  grace_seconds: z.never({ error: 'grace_seconds is for heartbeat monitors' }).optional(),
+}
+const sourcesOf = (type: MonitorType) => MONITOR_TYPE_FACES[type].assertions
+
+export const TcpMonitorCreate = z.strictObject({
+  type: TypeField('tcp'),
+  ...HostHead,
+  port: Port,
+  ...MonitorTail,
+  assertions: assertionsFor('tcp', sourcesOf('tcp')).optional(),
+})
+
+export const TlsMonitorCreate = z.strictObject({
+  type: TypeField('tls'),
+  ...HostHead,
+  port: Port.optional().meta({
+    description: "Default 443; with starttls the protocol's own (smtp 587, imap 143, pop3 110).",
+  }),
+  starttls: StartTlsField.nullable().optional(),
+  ...MonitorTail,
+  assertions: assertionsFor('tls', sourcesOf('tls')).optional(),
+})
+
 export const MonitorCreate = z
-  .discriminatedUnion('type', [HttpMonitorCreate, HeartbeatMonitorCreate], {
-    error: (issue) =>
-      issue.code === 'invalid_union'
-        ? `Invalid option: expected one of ${MONITOR_TYPES.map((t) => JSON.stringify(t)).join('|')}`
-        : undefined,
-  })
+  .discriminatedUnion(
+    'type',
+    [HttpMonitorCreate, HeartbeatMonitorCreate, TcpMonitorCreate, TlsMonitorCreate],
+    {
+      error: (issue) =>
+        issue.code === 'invalid_union'
+          ? `Invalid option: expected one of ${MONITOR_TYPES.map((t) => JSON.stringify(t)).join('|')}`
+          : undefined,
+    },
+  )
   .meta({
     id: 'MonitorCreate',
     examples: [
@@ -204,6 +242,19 @@ export const MonitorCreate = z
         alerts: { down_after: 2, recover_after: 2, remind_every_minutes: 60 },
       },
       { type: 'heartbeat', name: 'nightly backup', interval_seconds: 86_400, grace_seconds: 1800 },
+      {
+        type: 'tcp',
+        host: 'db.example.com',
+        port: 5432,
+        interval_seconds: 60,
+        assertions: [{ source: 'response_time', comparison: 'less_than', target: 200 }],
+      },
+      {
+        type: 'tls',
+        host: 'mail.example.com',
+        starttls: 'smtp',
+        assertions: [{ source: 'certificate_days', comparison: 'greater_than', target: 14 }],
+      },
     ],
   })
 export type MonitorCreate = z.infer<typeof MonitorCreate>
@@ -216,6 +267,12 @@ export const MonitorPatch = z
     pagespeed: MonitorPagespeed.optional(),
     name: Name.optional(),
     grace_seconds: GraceSeconds.optional(),
+    host: Host.optional().meta({ description: 'tcp and tls monitors: a new host.' }),
+    port: Port.optional().meta({ description: 'tcp and tls monitors: a new port.' }),
+    timeout_seconds: TimeoutSeconds.optional(),
+    starttls: StartTlsField.nullable()
+      .optional()
+      .meta({ description: 'tls monitors: null turns STARTTLS off.' }),
     paused: z.boolean().optional(),
     alerts: Alerts.optional(),
     assertions: Assertions.optional().meta({ description: 'Replaces the assertion list ([] removes them).' }),
@@ -265,6 +322,25 @@ export const Monitor = z
       .min(0)
       .nullable()
       .meta({ description: 'Heartbeat monitors only; null otherwise.' }),
+    host: z
+      .string()
+      .nullable()
+      .meta({ description: 'tcp and tls monitors: the host watched; null otherwise.' }),
+    port: z
+      .int()
+      .min(1)
+      .max(65_535)
+      .nullable()
+      .meta({ description: 'tcp and tls monitors; null otherwise.' }),
+    timeout_seconds: z
+      .int()
+      .min(1)
+      .nullable()
+      .meta({ description: 'Types that watch a host: seconds a run may take; null for http and heartbeat.' }),
+    starttls: z
+      .enum(STARTTLS_PROTOCOLS)
+      .nullable()
+      .meta({ description: 'tls monitors: the protocol upgraded with STARTTLS; null: TLS from the start.' }),
     paused: z.boolean(),
     paused_reason: z
       .enum(['user', 'credits'])
@@ -300,13 +376,17 @@ export const MonitorList = z
   .meta({ id: 'MonitorList' })
 export type MonitorList = z.infer<typeof MonitorList>
 
+/** What a run came to. Append only: PostgreSQL stores each as its index (store/postgres/runs.ts). */
+export const RUN_OUTCOMES = ['saved', 'failed', 'beat', 'ok'] as const
+export type RunOutcomeName = (typeof RUN_OUTCOMES)[number]
+
 export const MonitorRun = z
   .object({
     id: z.string(),
     started_at: DateTime,
-    outcome: z.enum(['saved', 'failed', 'beat']).meta({
+    outcome: z.enum(RUN_OUTCOMES).meta({
       description:
-        'saved: a check was saved; failed: none could be made (or a heartbeat was missed or reported down); beat: a heartbeat arrived.',
+        'saved: a check was saved; ok: a run of a type that keeps no check (tcp, tls) succeeded; failed: none could be made, or the run failed (or a heartbeat was missed or reported down); beat: a heartbeat arrived.',
     }),
     trigger: z.enum(['schedule', 'manual', 'heartbeat']),
     check_id: Uuid.nullable(),
@@ -320,9 +400,25 @@ export const MonitorRun = z
     assertions: z
       .array(AssertionResult)
       .meta({ description: 'Each assertion of the monitor, as this run judged it.' }),
+    details: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .meta({
+        description:
+          'What a run of a type that keeps no check found (tls: days_left, issuer, protocol); null for http and heartbeat runs.',
+        examples: [{ days_left: 62, issuer: "Let's Encrypt R11", protocol: 'TLSv1.3' }],
+      }),
   })
   .meta({ id: 'MonitorRun' })
 export type MonitorRun = z.infer<typeof MonitorRun>
+
+/** What running a monitor now answers: an http monitor's check result, or the run of a type that keeps no check. */
+export const MonitorRunAnswer = z.union([RunResult, MonitorRun]).meta({
+  id: 'MonitorRunAnswer',
+  description:
+    'http monitors: the check result (RunResult). tcp and tls monitors: the run (MonitorRun), `outcome` ok (1 credit) or failed (nothing charged).',
+})
+export type MonitorRunAnswer = z.infer<typeof MonitorRunAnswer>
 
 export const MonitorRuns = z
   .object({ runs: z.array(MonitorRun), next_cursor: Cursor })

@@ -22,6 +22,7 @@ import { CHANNEL_TYPES, channelShapesText, listWords, providerFace } from '../co
 import { MAX_URL_LENGTH, PAGE_SIZES, TARGET_URL_PATTERN } from '../contract/index.js'
 import { GRACE, GRANULARITIES, UptimeReport } from '../contract/monitoring.js'
 import { MONITOR_TYPE_FACES, typeFace, typeFaces } from '../contract/monitor-types/index.js'
+import { Host, Port, StartTlsField, TimeoutSeconds, type StartTls } from '../contract/monitor-target.js'
 import { MAX_TAGS, Tag, Tags } from '../contract/tags.js'
 import { toolTarget } from './target.js'
 
@@ -96,6 +97,14 @@ const CreateInput = {
     .meta({
       description: `Heartbeat monitors only: how late a beat may be before the monitor is down (default ${GRACE.default}).`,
     }),
+  host: Host.optional().meta({
+    description: 'tcp and tls monitors (required): the host name or IP address.',
+  }),
+  port: Port.optional().meta({
+    description: "tcp monitors (required) and tls monitors (default 443, or the starttls protocol's own).",
+  }),
+  starttls: StartTlsField.optional(),
+  timeout_seconds: TimeoutSeconds.optional(),
   name: z.string().min(1).max(100).optional().meta({ description: 'A name (default: the host).' }),
   min_score: z
     .int()
@@ -244,11 +253,16 @@ function createMonitor(getClient: () => SitehealthClient, fail: (err: unknown) =
     min_score,
     channels,
     tags,
+    ...hostFields
   }: {
     type?: MonitorType
     url?: string
     interval_seconds?: number
     grace_seconds?: number
+    host?: string
+    port?: number
+    starttls?: StartTls
+    timeout_seconds?: number
     name?: string
     min_score?: number
     channels?: unknown[]
@@ -268,6 +282,8 @@ function createMonitor(getClient: () => SitehealthClient, fail: (err: unknown) =
           type,
           ...(url !== undefined ? { url } : {}),
           ...(grace_seconds !== undefined ? { grace_seconds } : {}),
+          // host, port, starttls, timeout_seconds: the API's to refuse on a type without them
+          ...hostFields,
           ...common,
         } as MonitorCreate)
         return {

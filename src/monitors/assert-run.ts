@@ -52,6 +52,31 @@ export function judgeAssertions(
 }
 
 /**
+ * Assertions judged on a run that keeps no check (tcp, tls, and the types after them): on the
+ * figures its probe saw (`response_time` for every type; a type adds its own, such as
+ * `certificate_days`); null when the probe failed, so every assertion is judged on nothing.
+ */
+export function judgeProbe(
+  list: readonly Assertion[] | undefined,
+  seen: Partial<AssertionSubject> | null,
+): AssertionVerdict | undefined {
+  if (!list || list.length === 0) return undefined
+  const subject: AssertionSubject = { ...NOTHING, ...seen }
+  const results = evaluateAssertions(list, subject)
+  const first = firstFailure(results)
+  return { results, failed: first ? describeResult(first) : null }
+}
+
+const NOTHING: AssertionSubject = {
+  status_code: null,
+  response_time_ms: null,
+  body: null,
+  headers: {},
+  health_score: null,
+  certificate_days: null,
+}
+
+/**
  * Assertions judged on a one-off check (the run route's `assertions`, which `sitehealth test`
  * sends), exactly as a monitor's run judges them.
  */

@@ -6,7 +6,7 @@ import type { MonitorCreate, MonitorPatch } from '../contract/monitors.js'
 import { normalizeTags } from '../contract/tags.js'
 import type { MonitorDefinitionStore, MonitorRecord } from '../store/monitors.js'
 import { refTaken, type MonitorInput } from './input.js'
-import { kindOf } from './kinds/index.js'
+import { fittingAssertions, kindOf } from './kinds/index.js'
 import { capReached, type MonitorQuota } from './quota.js'
 import { MonitorLimitError } from '../store/errors.js'
 import { defaultName, isHostName } from './names.js'
@@ -77,7 +77,7 @@ export class MonitorDefinitions {
     if (patch.name !== undefined) next.name = patch.name
     // a name that is the old URL's host follows a new URL (the public label relies on it: names.ts)
     if (next.url !== prev.url && isHostName(next.name, prev.url)) next.name = defaultName(next.url)
-    if (patch.assertions !== undefined) next.assertions = patch.assertions
+    if (patch.assertions !== undefined) next.assertions = fittingAssertions(kind.type, patch.assertions)
     if (patch.ref !== undefined) next.ref = patch.ref
     if (patch.tags !== undefined) next.tags = normalizeTags(patch.tags)
     if (patch.alerts !== undefined) next.alerts = input.alertRules(patch.alerts, prev.alerts)

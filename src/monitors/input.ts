@@ -4,7 +4,8 @@
  * channels (a new webhook gets its secret, sealed; an unchanged channel keeps its id and secret).
  * Bad input is a DomainError (shared/domain-error.ts): `invalid`, or `conflict` for a ref taken.
  */
-import { CheckError, assertTargetAllowed, parseTargetUrl } from '../checks/index.js'
+import { CheckError, assertTargetAllowed, endpointUrl, parseTargetUrl } from '../checks/index.js'
+import { hostProblem, normalHost } from '../contract/monitor-target.js'
 import {
   DEFAULT_DOWN_AFTER,
   DEFAULT_RECOVER_AFTER,
@@ -45,6 +46,24 @@ export class MonitorInput {
       return u.href
     } catch (err) {
       if (err instanceof CheckError) throw new DomainError('invalid', err.message)
+      throw err
+    }
+  }
+
+  /**
+   * A host to watch (types beyond http), normalised and past the SSRF guard exactly as a URL's host
+   * is: a local name or a blocked address literal is refused, naming the field. A name is judged
+   * again by the address it resolves to at each run (the engine's guarded lookup).
+   */
+  host(host: string): string {
+    const problem = hostProblem(host)
+    if (problem) throw new DomainError('invalid', `${problem} (host)`)
+    const h = normalHost(host)
+    try {
+      assertTargetAllowed(endpointUrl(h, 1, false), { allowPrivateTargets: this.o.allowPrivateTargets })
+      return h
+    } catch (err) {
+      if (err instanceof CheckError) throw new DomainError('invalid', `${err.message} (host)`)
       throw err
     }
   }

@@ -14,8 +14,12 @@ export type ActiveState = Exclude<MonitorState, 'paused' | 'maintenance'>
 /** What one run saw, reduced to what the rules judge. */
 export type Observation =
   | { kind: 'failed'; error: { code: string; message: string } }
-  /** The target answered and no check was kept (a heartbeat's beat): `seen` words it ("a beat arrived"). */
-  | { kind: 'answered'; seen: string }
+  /**
+   * The target answered and no check was kept (a heartbeat's beat, a port that opened, a TLS
+   * handshake): `seen` words it ("a beat arrived"). A run of a type that keeps no check may carry
+   * a failed assertion (it counts as a failure for down) and its certificate's days left.
+   */
+  | { kind: 'answered'; seen: string; assertionFailed?: string | null; certDaysLeft?: number | null }
   | {
       kind: 'saved'
       check: LastCheck
@@ -41,7 +45,8 @@ export function isGoodRun(
 ): obs is
   | Extract<Observation, { kind: 'answered' }>
   | (Extract<Observation, { kind: 'saved' }> & { unreachable: false }) {
-  return obs.kind === 'answered' || (obs.kind === 'saved' && !obs.unreachable && !obs.assertionFailed)
+  if (obs.kind === 'answered') return !obs.assertionFailed
+  return obs.kind === 'saved' && !obs.unreachable && !obs.assertionFailed
 }
 
 /** What the rules judge of a monitor besides the run: `target` names it in the events' words. */
@@ -74,9 +79,9 @@ export function judgeAvailability(
     const why =
       obs.kind === 'failed'
         ? obs.error.message
-        : obs.unreachable
+        : obs.kind === 'saved' && obs.unreachable
           ? (obs.unreachableWhy ?? `it answered, but its reachability needs review`)
-          : `assertion failed: ${obs.assertionFailed}`
+          : `assertion failed: ${obs.assertionFailed ?? ''}`
     if (prev.state === 'down') {
       const every = prev.alerts.remind_every_minutes ?? null
       const last = prev.memory.down_alerted_at ?? null

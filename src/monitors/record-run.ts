@@ -70,7 +70,7 @@ export class RunRecorder {
       updated_at: new Date(now).toISOString(),
     }
     const run: RunRecord = {
-      id: nextId(now),
+      id: end.id ?? nextId(now),
       monitor_id: current.id,
       location: LOCAL,
       started_at: new Date(end.startedAt).toISOString(),
@@ -82,6 +82,7 @@ export class RunRecorder {
       state: current.paused ? 'paused' : quiet ? 'maintenance' : out.state,
       error: obs.kind === 'failed' ? obs.error : null,
       ...(end.assertions ? { assertions: end.assertions } : {}),
+      ...(end.details ? { details: end.details } : {}),
     }
     const events = eventRecords(updated, current.paused ? 'paused' : current.state, out.events, last, now)
     // the incident's cause: the words of the monitor.down it raised

@@ -57,6 +57,30 @@ export function observeCheck(check: LastCheck, signals: SavedCheck['checks']): O
   }
 }
 
+/** Certificate alerts: invalid once per episode; expiring once per threshold per certificate. */
+function certificateEvents(
+  target: string,
+  daysLeft: number | null,
+  invalid: string | null,
+  memory: MonitorMemory,
+  events: RaisedEvent[],
+): void {
+  if (invalid && !memory.cert_invalid)
+    events.push({ event: 'certificate.invalid', message: `Certificate problem on ${target}: ${invalid}` })
+  memory.cert_invalid = invalid !== null
+  if (daysLeft === null || invalid !== null) return
+  if (daysLeft > CERT_THRESHOLDS_DAYS[0]) memory.cert_sent = [] // renewed: arm every threshold again
+  const crossed = CERT_THRESHOLDS_DAYS.filter((t) => daysLeft <= t)
+  const fresh = crossed.filter((t) => !memory.cert_sent.includes(t))
+  if (fresh.length === 0) return
+  // one event for the tightest threshold crossed; the wider ones are implied
+  events.push({
+    event: 'certificate.expiring',
+    message: `The certificate of ${target} expires in ${daysLeft} day${daysLeft === 1 ? '' : 's'} (warning at ${Math.min(...fresh)} days)`,
+  })
+  memory.cert_sent = [...new Set([...memory.cert_sent, ...crossed])].sort((a, b) => b - a)
+}
+
 export function evaluate(
   prev: Judged,
   obs: Observation,
@@ -74,28 +98,11 @@ export function evaluate(
       : null
   const state = judgeAvailability(prev, obs, memory, events, now, regressed)
 
+  // a tls monitor's handshake (a run that keeps no check) warns of its certificate as a check does
+  if (obs.kind === 'answered' && typeof obs.certDaysLeft === 'number')
+    certificateEvents(prev.target, obs.certDaysLeft, null, memory, events)
   if (obs.kind === 'saved') {
-    // certificate: invalid once per episode; expiring once per threshold per certificate
-    if (obs.certInvalid && !memory.cert_invalid)
-      events.push({
-        event: 'certificate.invalid',
-        message: `Certificate problem on ${prev.target}: ${obs.certInvalid}`,
-      })
-    memory.cert_invalid = obs.certInvalid !== null
-    if (obs.certDaysLeft !== null && obs.certInvalid === null) {
-      const days = obs.certDaysLeft
-      if (days > CERT_THRESHOLDS_DAYS[0]) memory.cert_sent = [] // renewed: arm every threshold again
-      const crossed = CERT_THRESHOLDS_DAYS.filter((t) => days <= t)
-      const fresh = crossed.filter((t) => !memory.cert_sent.includes(t))
-      if (fresh.length > 0) {
-        // one event for the tightest threshold crossed; the wider ones are implied
-        events.push({
-          event: 'certificate.expiring',
-          message: `The certificate of ${prev.target} expires in ${days} day${days === 1 ? '' : 's'} (warning at ${Math.min(...fresh)} days)`,
-        })
-        memory.cert_sent = [...new Set([...memory.cert_sent, ...crossed])].sort((a, b) => b - a)
-      }
-    }
+    certificateEvents(prev.target, obs.certDaysLeft, obs.certInvalid, memory, events)
 
     const min = prev.alerts.min_score
     const below = min !== null && obs.check.health_score < min

@@ -48,6 +48,8 @@ export interface MonitorServiceOptions {
   log?: (line: string) => void
   /** Check durations and outcomes for /metrics. */
   metrics?: RunDeps['metrics']
+  /** CAs the tls probes trust beside Node's (tests; `serve` takes NODE_EXTRA_CA_CERTS). */
+  extraCA?: string | string[]
 }
 
 export class MonitorService {
@@ -103,6 +105,7 @@ export class MonitorService {
         check: o.check,
         log: o.log,
         metrics: o.metrics,
+        extraCA: o.extraCA,
       },
       record: recorder.record,
       outOfCredits: async (m) => {

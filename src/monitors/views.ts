@@ -4,7 +4,17 @@ import type { Monitor, MonitorEvent, MonitorRun, MonitorState } from '../contrac
 import { alertsOf, type MonitorRecord } from '../store/monitors.js'
 import { type EventRecord, type RunRecord } from '../store/run-log.js'
 import { channelView } from './channels/records.js'
-import { kindOf } from './kinds/index.js'
+import { kindOf, type KindFields } from './kinds/index.js'
+
+/** A type's own fields on the wire, for the types they are not: null. A kind's `view` fills its own. */
+const NOT_OWN: KindFields = {
+  url: null,
+  grace_seconds: null,
+  host: null,
+  port: null,
+  timeout_seconds: null,
+  starttls: null,
+}
 
 export const NO_UPTIME: UptimeWindows = { '24h': null, '7d': null, '30d': null }
 
@@ -25,7 +35,7 @@ export function monitorState(m: MonitorRecord, inMaintenance = false): MonitorSt
 
 export function monitorView(m: MonitorRecord, x: MonitorViewExtras = {}): Monitor {
   const kind = kindOf(m)
-  const own = kind.view(m)
+  const own = { ...NOT_OWN, ...kind.view(m) }
   const secrets = x.secrets ?? new Map<string, string>()
   return {
     id: m.id,
@@ -36,6 +46,10 @@ export function monitorView(m: MonitorRecord, x: MonitorViewExtras = {}): Monito
     interval_seconds: m.interval_seconds,
     pagespeed: m.pagespeed ?? 'estimate',
     grace_seconds: own.grace_seconds,
+    host: own.host,
+    port: own.port,
+    timeout_seconds: own.timeout_seconds,
+    starttls: own.starttls,
     paused: m.paused,
     paused_reason: m.paused ? m.paused_reason : null,
     state: monitorState(m, x.inMaintenance),
@@ -53,8 +67,8 @@ export function monitorView(m: MonitorRecord, x: MonitorViewExtras = {}): Monito
 }
 
 export function runView(r: RunRecord): MonitorRun {
-  const { monitor_id: _m, location: _l, assertions, ...run } = r
-  return { ...run, assertions: assertions ?? [] }
+  const { monitor_id: _m, location: _l, assertions, details, ...run } = r
+  return { ...run, assertions: assertions ?? [], details: details ?? null }
 }
 
 export function eventView(e: EventRecord): MonitorEvent {

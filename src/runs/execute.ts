@@ -20,6 +20,8 @@ export interface ExecuteDeps {
   lab?: LabRunner
   /** Where a refusal's private detail goes (e.g. which address a blocked name resolved to). */
   log?: (line: string) => void
+  /** CAs trusted beside Node's by the probes of types that keep no check (tls; tests). */
+  extraCA?: string | string[]
   /** Check durations and outcomes for /metrics. */
   metrics?: { observeCheck(outcome: CheckOutcome, seconds: number): void }
 }
@@ -96,7 +98,8 @@ export async function execute(
   }
 }
 
-async function takeSlot(capacity: CheckCapacity, userId: string, how: ExecuteHow): Promise<Slot> {
+/** A slot of the server's check capacity for `userId`, or RunRefused `server_busy` when none frees in time. */
+export async function takeSlot(capacity: CheckCapacity, userId: string, how: ExecuteHow): Promise<Slot> {
   try {
     return await capacity.acquire(userId, { waitMs: how.waitMs ?? 0, signal: how.signal })
   } catch (err) {

@@ -52,6 +52,11 @@ export async function reserve(deps: SettleDeps, userId: string, budget?: Budget)
   return { reservation, budget }
 }
 
+/** Gives a held credit back: the run failed, nothing is charged (no failure budget counted). */
+export async function release(deps: SettleDeps, ticket: Ticket): Promise<void> {
+  await deps.store.users.releaseCredit(ticket.reservation)
+}
+
 export function settle(
   deps: SettleDeps,
   ticket: Ticket,

@@ -11,6 +11,7 @@ import type { PagespeedMethod } from '../contract/schemas.js'
 import type { Assertion } from '../contract/monitoring.js'
 import type { AlertsView, LastCheck, MonitorState, MonitorType } from '../contract/monitors.js'
 import type { ChannelRecord } from './channels.js'
+import type { StartTls } from '../contract/monitor-target.js'
 
 export type { ChannelRecord } from './channels.js'
 
@@ -93,6 +94,13 @@ export interface MonitorRecord {
   grace_seconds?: number | null
   /** Heartbeat monitors: SHA-256 hex of the push token (the token itself is shown once). */
   push_hash?: string | null
+  /** Types that watch a host (tcp, tls): the host, normalised (contract/monitor-target.ts). */
+  host?: string
+  port?: number
+  /** Types that watch a host: seconds a run may take. */
+  timeout_seconds?: number
+  /** tls monitors: the protocol upgraded with STARTTLS; null or absent: TLS from the start. */
+  starttls?: StartTls | null
 }
 
 /** A monitor's alert settings with the defaults of fields added after it was stored. */

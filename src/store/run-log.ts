@@ -10,7 +10,7 @@ import type { MonitorRecord, Page, PageOptions } from './monitors.js'
 
 export { LOCAL } from './rules/location.js'
 
-export interface RunRecord extends Omit<MonitorRun, 'assertions'> {
+export interface RunRecord extends Omit<MonitorRun, 'assertions' | 'details'> {
   monitor_id: string
   /**
    * The name of the location it ran at (rules/location.ts): `local` for a run of the `serve`
@@ -19,6 +19,8 @@ export interface RunRecord extends Omit<MonitorRun, 'assertions'> {
   location: string
   /** Absent when the monitor had no assertions (and in runs recorded before them). */
   assertions?: AssertionResult[]
+  /** What a run of a type that keeps no check found (tls: days_left, issuer, protocol); absent otherwise. */
+  details?: Record<string, unknown>
 }
 
 /** A run as handed to `finishRun`: without a `location`, it ran at `local`. */

@@ -157,16 +157,25 @@ export function renderRuns(view: View, page: MonitorRuns, id: string, bin = 'sit
     ],
     page.runs.map((r) => [
       { text: formatTime(r.started_at), full: r.started_at },
-      { text: r.outcome, paint: r.outcome === 'saved' ? style.green : style.red },
+      { text: r.outcome, paint: r.outcome === 'saved' || r.outcome === 'ok' ? style.green : style.red },
       { text: r.state, paint: stateColour(style, r.state) },
       r.health_score === null ? '-' : `${r.health_score}/100`,
       r.response_time_ms === null ? '-' : `${r.response_time_ms} ms`,
-      r.check_id ?? r.error?.message ?? '-',
+      r.check_id ?? r.error?.message ?? detailsText(r.details),
       runAssertions(style, r.assertions),
     ]),
   )
   if (!view.tty || !page.next_cursor) return t
   return [t, `Older: ${bin} monitors runs ${id} --cursor ${page.next_cursor}`].join('\n')
+}
+
+/** A run's findings in one cell (tls: `days_left 62, issuer R11, protocol TLSv1.3`); `-` when none. */
+export function detailsText(details: Record<string, unknown> | null): string {
+  if (!details) return '-'
+  const shown = Object.entries(details).filter(
+    ([k, v]) => k !== 'valid_to' && v !== null && typeof v !== 'object',
+  )
+  return shown.length ? shown.map(([k, v]) => `${k} ${String(v)}`).join(', ') : '-'
 }
 
 /** `3/3 held`, or the first that failed and what it saw: `1 of 3 failed: json_body $.status equals ok (saw nothing)`. */

@@ -4,8 +4,17 @@
  * these instead of naming a type: a new type is a module of this folder and its entry in
  * `MONITOR_TYPE_FACES` (index.ts).
  */
+import type { AssertionSource } from '../monitoring.js'
 import type { Monitor, MonitorType } from '../monitors.js'
 import { splitTags } from '../tags.js'
+
+/** The fields a target is worded from (a monitor, or a create body). */
+export interface TargetFields {
+  url?: string | null
+  host?: string | null
+  port?: number | null
+  starttls?: string | null
+}
 
 export interface MonitorTypeFace {
   type: MonitorType
@@ -23,6 +32,12 @@ export interface MonitorTypeFace {
    * the push URL shown once at creation, the newest beat instead of the last run, `grace`.
    */
   pushed: boolean
+  /**
+   * It watches a `host` (no url): the guard judges the host, and the faces ask for it. `port` says
+   * whether it takes a port too: required, optional (a default of its own), or none.
+   */
+  host: boolean
+  port: 'required' | 'optional' | 'none'
   /** How the MCP create tool describes it: a sentence. */
   words: string
   /** The MCP create tool's own words for it, a type without a url: how to create one, what it answers. */
@@ -31,6 +46,13 @@ export interface MonitorTypeFace {
   cli?: TypeCli
   /** Its create form on the dashboard's monitors page, and its own fields on the edit form. */
   form: TypeForm
+  /** The assertion sources its runs can judge (others are refused at create, naming the field). */
+  assertions: readonly AssertionSource[]
+  /**
+   * How lists and alerts word what it watches when it has no url (`db.example.com:5432`); absent:
+   * its `noun`.
+   */
+  target?: (m: TargetFields) => string
 }
 
 /** A flag of `monitors create`, as a type declares it (src/cli/type-flags.ts makes it an oclif flag). */

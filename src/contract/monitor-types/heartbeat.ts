@@ -8,6 +8,8 @@ export const heartbeat: MonitorTypeFace = {
   url: false,
   noUrl: 'its job calls it',
   pushed: true,
+  host: false,
+  port: 'none',
   words:
     'heartbeat: no url; your job (cron, backup) calls the push_url the result gives, and silence past interval_seconds + grace_seconds is down.',
   tool: {
@@ -71,4 +73,5 @@ export const heartbeat: MonitorTypeFace = {
       },
     ],
   },
+  assertions: [],
 }

@@ -1,4 +1,16 @@
+import type { AssertionSource } from '../monitoring.js'
 import { intervalField, nameField, tagsField, type MonitorTypeFace } from './face.js'
+
+/** What an http run can judge: the answer the check fetched, and the check's own figures. */
+const HTTP_ASSERTION_SOURCES: readonly AssertionSource[] = [
+  'status_code',
+  'response_time',
+  'text_body',
+  'json_body',
+  'header',
+  'health_score',
+  'certificate_days',
+]
 
 /** An http monitor: the service checks its url (the CLI's URL argument makes one). */
 export const http: MonitorTypeFace = {
@@ -6,6 +18,8 @@ export const http: MonitorTypeFace = {
   noun: 'http',
   url: true,
   pushed: false,
+  host: false,
+  port: 'none',
   words: 'http (default): the service checks `url`.',
   form: {
     heading: 'Create a monitor',
@@ -26,4 +40,5 @@ export const http: MonitorTypeFace = {
       intervalField('How often', 300),
     ],
   },
+  assertions: HTTP_ASSERTION_SOURCES,
 }

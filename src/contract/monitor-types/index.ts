@@ -3,9 +3,11 @@
  * makes. The one place outside src/monitors/kinds/ that lists the types one by one.
  */
 import type { MonitorType } from '../monitors.js'
-import type { MonitorTypeFace } from './face.js'
+import type { MonitorTypeFace, TargetFields } from './face.js'
 import { heartbeat } from './heartbeat.js'
 import { http } from './http.js'
+import { tcp } from './tcp.js'
+import { tls } from './tls.js'
 
 export {
   FlagValueError,
@@ -13,6 +15,7 @@ export {
   nameField,
   tagsField,
   type MonitorTypeFace,
+  type TargetFields,
   type TypeCli,
   type TypedFlags,
   type TypeFlag,
@@ -20,7 +23,7 @@ export {
   type TypeFormField,
 } from './face.js'
 
-export const MONITOR_TYPE_FACES: Record<MonitorType, MonitorTypeFace> = { http, heartbeat }
+export const MONITOR_TYPE_FACES: Record<MonitorType, MonitorTypeFace> = { http, heartbeat, tcp, tls }
 
 /** The type a create body without `type` has. */
 export const DEFAULT_MONITOR_TYPE: MonitorType = 'http'
@@ -32,9 +35,11 @@ export const typeFace = (type: MonitorType | undefined): MonitorTypeFace =>
 /** Every type's face, in the registry's order. */
 export const typeFaces = (): MonitorTypeFace[] => Object.values(MONITOR_TYPE_FACES)
 
-/** What a monitor watches, as lists show it: its url, else its type's noun. */
-export const targetText = (m: { type?: MonitorType; url?: string | null }): string =>
-  m.url ?? typeFace(m.type).noun
+/** What a monitor watches, as lists show it: its url, else as its type words it, else its noun. */
+export const targetText = (m: TargetFields & { type?: MonitorType }): string => {
+  const face = typeFace(m.type)
+  return m.url || (face.target ? face.target(m) : face.noun)
+}
 
 /** The type whose runs are pushed (it takes `grace`), for the words that name it. */
 export const pushedType = (): MonitorTypeFace => Object.values(MONITOR_TYPE_FACES).find((f) => f.pushed)!

@@ -8,8 +8,10 @@ import type { MonitorRecord } from '../../store/monitors.js'
 import { heartbeat } from './heartbeat.js'
 import { http } from './http.js'
 import type { MonitorKind } from './kind.js'
+import { tcp } from './tcp.js'
+import { tls } from './tls.js'
 
-export const KINDS: Readonly<Record<MonitorType, MonitorKind>> = { http, heartbeat }
+export const KINDS: Readonly<Record<MonitorType, MonitorKind>> = { http, heartbeat, tcp, tls }
 
 /** The kind of a monitor (records made before there were types are http), or of a type. */
 export function kindOf(m: Pick<MonitorRecord, 'type'> | MonitorType | undefined): MonitorKind {
@@ -18,4 +20,5 @@ export function kindOf(m: Pick<MonitorRecord, 'type'> | MonitorType | undefined)
 }
 
 export { Heartbeats, monitorIdOfToken, type BeatStatus } from './heartbeat.js'
-export type { KindRunDeps, MonitorKind, RunEnd, RunOutcome } from './kind.js'
+export type { KindFields, KindRunDeps, MonitorKind, RunEnd, RunOutcome } from './kind.js'
+export { fittingAssertions } from './endpoint.js'

@@ -5,7 +5,14 @@
  * recorder (record-run.ts), so the state machine, events, rollups and incidents are the same for
  * all. The registry (index.ts) is the one place that tells types apart.
  */
-import type { LastCheck, Monitor, MonitorCreate, MonitorPatch, MonitorType } from '../../contract/monitors.js'
+import type {
+  LastCheck,
+  Monitor,
+  MonitorCreate,
+  MonitorPatch,
+  MonitorRun,
+  MonitorType,
+} from '../../contract/monitors.js'
 import type { AssertionResult } from '../../contract/monitoring.js'
 import type { RunDeps, RunHow } from '../../runs/index.js'
 import type { MonitorRecord } from '../../store/monitors.js'
@@ -15,6 +22,7 @@ import type { CheckReport } from '../../checks/index.js'
 import type { MonitorInput } from '../input.js'
 import { INITIAL_MEMORY, type Observation } from '../rules.js'
 import { normalizeTags } from '../../contract/tags.js'
+import { DomainError } from '../../shared/index.js'
 
 /** What a run saw, for the recorder to apply to its monitor. */
 export interface RunEnd {
@@ -29,6 +37,10 @@ export interface RunEnd {
   assertions?: AssertionResult[]
   /** Scheduled runs: when the run was due. */
   dueAt?: number
+  /** The run's id, when its kind words the run itself (a run that keeps no check); else one is made. */
+  id?: string
+  /** What a run that keeps no check found (tls: days_left, issuer, protocol). */
+  details?: Record<string, unknown>
 }
 
 export type RunOutcome =
@@ -44,6 +56,14 @@ export type RunOutcome =
       kind: 'failed'
       code: 'check_failed' | 'invalid_url'
       message: string
+      monitor: MonitorRecord | undefined
+    }
+  | {
+      kind: 'probed'
+      /** The run as recorded (a type that keeps no check: tcp, tls). */
+      run: MonitorRun
+      /** Credits left when it was charged; null when it failed (nothing charged). */
+      remaining: number | null
       monitor: MonitorRecord | undefined
     }
   | { kind: 'no_credits' }
@@ -90,9 +110,15 @@ export interface MonitorKind {
   nextRunAt(current: MonitorRecord, end: RunEnd, now: number): number | null
   /** How alerts and messages name what it watches. */
   target(m: MonitorRecord): string
-  /** Its own fields on the wire. */
-  view(m: MonitorRecord): Pick<Monitor, 'url' | 'grace_seconds'>
+  /** Its own fields on the wire (those left out are null). */
+  view(m: MonitorRecord): Partial<KindFields>
 }
+
+/** The fields of the wire's monitor that belong to one type or another (null for the rest). */
+export type KindFields = Pick<
+  Monitor,
+  'url' | 'grace_seconds' | 'host' | 'port' | 'timeout_seconds' | 'starttls'
+>
 
 /** The fields every new monitor starts with, whatever its kind. */
 export function newMonitorFields(id: string, body: Pick<MonitorCreate, 'ref' | 'tags'>, n: NewMonitor) {
@@ -110,4 +136,10 @@ export function newMonitorFields(id: string, body: Pick<MonitorCreate, 'ref' | '
     updated_at: iso,
     memory: INITIAL_MEMORY,
   }
+}
+
+/** A change of a field the monitor's type does not have is refused, naming the field. */
+export function refuseForeign(patch: MonitorPatch, type: MonitorType, fields: (keyof MonitorPatch)[]): void {
+  const foreign = fields.find((f) => patch[f] !== undefined && patch[f] !== null)
+  if (foreign) throw new DomainError('invalid', `A ${type} monitor has no ${foreign} (${foreign}).`)
 }

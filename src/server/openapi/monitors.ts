@@ -104,11 +104,11 @@ export function monitorPaths(h: OpenApiHelpers): Json {
         operationId: 'runMonitor',
         summary: 'Run a monitor now',
         description:
-          'Runs and saves a check of the monitor URL now, charged 1 credit like any run and counted against the run limit; the run joins the monitor history and may raise alerts.',
+          'Runs the monitor now and counts against the run limit; the run joins the monitor history and may raise alerts. An http monitor saves a check of its URL, charged 1 credit, and answers with the check result (502 `check_failed` when the site could not be checked). A monitor of a type that keeps no check (tcp, tls) answers with its run (`MonitorRun`): `outcome` `ok` is charged 1 credit, `failed` nothing.',
         security: key,
         parameters: [id],
         responses: {
-          ...h.ok('RunResult', 'The check result; the check is saved and 1 credit consumed.'),
+          ...runAnswer(h.ok('RunResult', 'The check result; the check is saved and 1 credit consumed.'), h),
           ...h.errors(400, 401, 402, 404, 429, 500, 502),
         },
       },
@@ -177,6 +177,46 @@ function uptimeOperation(h: OpenApiHelpers, id: Json): Json {
     responses: {
       ...h.ok('UptimeReport', 'Uptime, runs, downtime and response times over the window.'),
       ...h.errors(400, 401, 404, 429, 500),
+    },
+  }
+}
+
+/** The run route's 200: an http monitor's check result, or the run of a type that keeps no check. */
+function runAnswer(checkResult: Json, h: OpenApiHelpers): Json {
+  const ok = checkResult['200'] as Json
+  return {
+    '200': {
+      ...ok,
+      description:
+        'http monitors: the check result (the check is saved and 1 credit consumed). tcp and tls monitors: the run, ok (1 credit) or failed (nothing charged).',
+      content: {
+        'application/json': {
+          schema: h.ref('MonitorRunAnswer'),
+          examples: {
+            check: { value: (ok.content as Json)['application/json']?.example },
+            tls: {
+              value: {
+                id: '0193a5c4-8f2e-7b1a-9c3d-aa0000000003',
+                started_at: '2026-11-23T09:14:07.402Z',
+                outcome: 'ok',
+                trigger: 'manual',
+                check_id: null,
+                health_score: null,
+                response_time_ms: 48,
+                state: 'up',
+                error: null,
+                assertions: [],
+                details: {
+                  days_left: 62,
+                  issuer: 'R11',
+                  protocol: 'TLSv1.3',
+                  valid_to: '2027-01-24T08:00:00.000Z',
+                },
+              },
+            },
+          },
+        },
+      },
     },
   }
 }

@@ -13,6 +13,7 @@ import {
   type MonitorEvents,
   type MonitorList,
   type MonitorRuns,
+  type MonitorRun,
 } from '../../contract/monitors.js'
 import { UptimeQuery, type UptimeReport } from '../../contract/monitoring.js'
 import { MAX_TAGS, tagProblem } from '../../contract/tags.js'
@@ -151,7 +152,7 @@ export function monitorRoutes(
     },
     ...historyRoutes(service, guard),
     [MONITOR_PATHS.run]: {
-      POST: async (event: H3Event): Promise<RunResult> => {
+      POST: async (event: H3Event): Promise<RunResult | MonitorRun> => {
         const key = await guard(event, 'run')
         const m = await service.get(key.user_id, monitorId(event))
         // the same steps as the run route: failure budget, credit, a slot of the shared capacity
@@ -169,6 +170,8 @@ export function monitorRoutes(
           inFlight.delete(work)
         }
         if (outcome.kind === 'saved') return toRunResult(outcome.check, outcome.report, outcome.remaining)
+        // a type that keeps no check answers with its run, ok or failed (nothing charged then)
+        if (outcome.kind === 'probed') return outcome.run
         if (outcome.kind === 'no_credits') throw new ServiceError(402, 'insufficient_credits', NO_CREDITS)
         throw outcome.code === 'invalid_url'
           ? new ServiceError(400, 'invalid_url', asSentence(outcome.message))

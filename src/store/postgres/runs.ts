@@ -9,7 +9,8 @@
  *   location  the name of the location the run ran at (store/rules/location.ts)
  *   detail    json, null for most runs: {"e": [code, message]} for an error, {"c": id} for a
  *             check id that is not a UUID, {"a": [key, passed bits, actual, actual, …]} for the
- *             assertion results
+ *             assertion results, {"d": {…}} for the findings of a run that keeps no check
+ *             (tcp, tls: `details` on the wire)
  *
  * An assertion result repeats its assertion's definition (source, property, comparison, target);
  * a run stores only whether each passed and what it saw, and the definitions are kept once per
@@ -19,7 +20,7 @@
 import { createHash } from 'node:crypto'
 import { sql, type Kysely, type RawBuilder } from 'kysely'
 import type { AssertionResult } from '../../contract/monitoring.js'
-import { MONITOR_STATES, type MonitorState } from '../../contract/monitors.js'
+import { MONITOR_STATES, RUN_OUTCOMES, type MonitorState } from '../../contract/monitors.js'
 import type { Page, PageOptions } from '../monitors.js'
 import type { NewRun, RunRecord } from '../run-log.js'
 import { located } from '../rules/location.js'
@@ -27,7 +28,7 @@ import type { Database } from './schema.js'
 import { isUuid } from '../../shared/index.js'
 
 /** The codes of the run columns: a value's index. Append only: stored rows hold these numbers. */
-export const RUN_OUTCOMES = ['saved', 'failed', 'beat'] as const
+export { RUN_OUTCOMES }
 export const RUN_TRIGGERS = ['schedule', 'manual', 'heartbeat'] as const
 export const RUN_STATES = [
   'pending',
@@ -49,6 +50,8 @@ interface Detail {
   c?: string
   /** [] for an empty list of results; else [key, passed bits, ...actuals]. */
   a?: unknown[]
+  /** The run's details (types that keep no check). */
+  d?: Record<string, unknown>
 }
 
 type Definition = [
@@ -102,6 +105,7 @@ const whole = (v: number | null) => (v === null ? null : Math.round(v))
 export function encodeRun(run: NewRun): EncodedRun {
   const d: Detail = {}
   if (run.error) d.e = [run.error.code, run.error.message]
+  if (run.details) d.d = run.details
   const uuidCheck = run.check_id !== null && isUuid(run.check_id)
   if (run.check_id !== null && !uuidCheck) d.c = run.check_id
   let definitions: EncodedRun['definitions'] = null
@@ -132,7 +136,7 @@ export function encodeRun(run: NewRun): EncodedRun {
     trigger: code(RUN_TRIGGERS, run.trigger),
     state: code(RUN_STATES, run.state),
     location: located(run).location,
-    detail: d.e || d.c !== undefined || d.a ? JSON.stringify(d) : null,
+    detail: d.e || d.c !== undefined || d.a || d.d ? JSON.stringify(d) : null,
     definitions,
   }
 }
@@ -178,6 +182,7 @@ export function decodeRun(monitorId: string, r: RunRow): RunRecord {
       actual: (d.a![i + 2] ?? null) as AssertionResult['actual'],
     }))
   }
+  if (d.d) run.details = d.d
   return run
 }
 

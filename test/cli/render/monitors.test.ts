@@ -26,6 +26,7 @@ const run = (assertions: MonitorRun['assertions']): MonitorRun => ({
   state: 'pending',
   error: null,
   assertions,
+  details: null,
 })
 
 describe('monitors runs: what each run made of the assertions', () => {

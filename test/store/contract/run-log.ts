@@ -45,7 +45,7 @@ export function runLogContract(t: ContractContext): void {
     expect(await mon(store).getMonitor('alice', m.id)).toBeUndefined()
   })
 
-  it('gives every field of a run back as written, each run with the assertions it was judged by', async () => {
+  it('gives every field of a run back as written, each run with the assertions it was judged by and its details', async () => {
     let store = await t.open()
     const ms = mon(store)
     const m = await ms.createMonitor(monitor('alice', null))
@@ -119,6 +119,26 @@ export function runLogContract(t: ContractContext): void {
         assertions: judged.map((a) => ({ ...a, passed: false })),
       },
       { ...run(m, 'failed'), started_at: at(5), state: 'pending' },
+      // runs of types that keep no check (tcp, tls): their findings under details, both outcomes
+      {
+        ...run(m, 'failed'),
+        outcome: 'ok',
+        started_at: at(6),
+        state: 'up',
+        response_time_ms: 41,
+        assertions: [
+          { ...judged[0], source: 'certificate_days', comparison: 'greater_than', target: 14, actual: 62 },
+        ],
+        details: { days_left: 62, issuer: 'Let\'s Encrypt "R11" ☃', protocol: 'TLSv1.3', valid_to: at(90) },
+      },
+      {
+        ...run(m, 'failed'),
+        started_at: at(7),
+        state: 'down',
+        error: { code: 'certificate_invalid', message: 'Certificate for db.example.com expired 3 days ago' },
+        details: { days_left: -3, issuer: 'R11', protocol: null, nested: { list: [1, 'two', null] } },
+      },
+      { ...run(m, 'failed'), outcome: 'ok', started_at: at(8), state: 'up', details: { connect_ms: 3 } },
     ]
     for (const r of runs) await ms.finishRun(m, r, [])
     store = await t.reopen(store)

@@ -87,7 +87,9 @@ function oldRow(r: RunRecord) {
       uuid ? r.check_id : null,
       r.response_time_ms,
       r.health_score,
-      OUTCOMES.indexOf(r.outcome) + 4 * TRIGGERS.indexOf(r.trigger) + 16 * STATES.indexOf(r.state),
+      OUTCOMES.indexOf(r.outcome as (typeof OUTCOMES)[number]) +
+        4 * TRIGGERS.indexOf(r.trigger) +
+        16 * STATES.indexOf(r.state),
       Object.keys(d).length > 0 ? JSON.stringify(d) : null,
     ],
     set,
