@@ -28,8 +28,9 @@ export function renderMonitor(view: View, m: Monitor, bin = 'sitehealth'): strin
     `${style.bold(m.name)}  ${paintState(style, m.state)}`,
     ...fields(view, [
       ['ref', m.ref ?? '-'],
-      ['tags', m.tags.length ? m.tags.join(' ') : '-'],
+      ['tags', m.tags?.length ? m.tags.join(' ') : '-'],
       ['url', m.url ?? `- (${typeFace(m.type).noun})`],
+      ...(typeFace(m.type).host ? [['target', targetText(m)] as [string, string]] : []),
       [
         'every',
         formatEvery(m.interval_seconds) +
