@@ -88,6 +88,7 @@ describe('monitors get: the assertions a monitor carries', () => {
         { source: 'status_code', comparison: 'equals', target: 200 },
         { source: 'json_body', property: '$.status', comparison: 'equals', target: 'ok' },
       ],
+      tags: [],
       uptime: { '24h': null, '7d': null, '30d': null },
     } as unknown as Monitor
     const out = renderMonitor(plainView(), m)
