@@ -128,7 +128,7 @@ export function renderMonitorList(
       m.last_check ? `${m.last_check.health_score}/100` : '-',
       { text: formatTime(m.next_run_at), full: m.next_run_at ?? '' },
       m.ref ?? '-',
-      m.tags.length ? m.tags.join(',') : '-',
+      m.tags?.length ? m.tags.join(',') : '-',
     ]),
   )
   if (!view.tty) return t
