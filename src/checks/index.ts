@@ -3,6 +3,7 @@ export { probe, PROBE_DEFAULTS, type ProbeOptions } from './probe.js'
 export { CheckError, asSentence, checkFailed, invalidUrl, type CheckErrorCode } from './errors.js'
 export { assertTargetAllowed, parseTargetUrl, createGuardedLookup, isBlockedLookupError } from './guard.js'
 export { DOCS_URL, defaultUserAgent } from './user-agent.js'
+export { blockedAddressReason } from './ip.js'
 export type * from './types.js'
 export { queryDns, type DnsQuery, type DnsResult } from './endpoint/dns.js'
 export {

@@ -270,6 +270,9 @@ const monitor: Monitor = {
   port: null,
   timeout_seconds: null,
   starttls: null,
+  record_type: null,
+  resolver: null,
+  count: null,
   assertions: [
     { source: 'status_code', comparison: 'equals', target: 200 },
     { source: 'text_body', comparison: 'contains', target: 'Add to cart' },

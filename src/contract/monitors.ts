@@ -11,6 +11,7 @@ import { CHANNEL_TYPES, Channel, ChannelRequest } from './channels.js'
 import { Tags } from './tags.js'
 import { Host, Port, StartTlsField, STARTTLS_PROTOCOLS, TimeoutSeconds } from './monitor-target.js'
 import { MONITOR_TYPE_FACES } from './monitor-types/index.js'
+import { DNS_RECORD_TYPES, DnsRecordTypeField, Resolver } from './dns.js'
 
 export { CHANNEL_TYPES, Channel, ChannelRequest, type ChannelType } from './channels.js'
 
@@ -125,7 +126,7 @@ export const LAB_MIN_INTERVAL_SECONDS = 3600
 const MonitorPagespeed = z.enum(PAGESPEED_METHODS).meta({
   description: `How scheduled runs judge performance: \`estimate\` (default) or \`lab\` (Lighthouse in the server's lab browser, when it has one; only with interval_seconds of at least ${LAB_MIN_INTERVAL_SECONDS}).`,
 })
-export const MONITOR_TYPES = ['http', 'heartbeat', 'tcp', 'tls'] as const
+export const MONITOR_TYPES = ['http', 'heartbeat', 'tcp', 'tls', 'dns', 'ping'] as const
 export type MonitorType = (typeof MONITOR_TYPES)[number]
 
 const GraceSeconds = z
@@ -150,7 +151,7 @@ const MonitorTail = {
 }
 
 const TYPE_WORDS =
-  'http (default): the service checks `url`; heartbeat: your job calls push_url; tcp: a port opens on `host`; tls: the certificate on `host`:`port` (with `starttls`).'
+  'http (default): the service checks `url`; heartbeat: your job calls push_url; tcp: a port opens on `host`; tls: the certificate on `host`:`port` (with `starttls`); dns: the `record_type` records of `host`; ping: `host` answers ICMP echo.'
 const TypeField = <T extends MonitorType>(type: T) => z.literal(type).meta({ description: TYPE_WORDS })
 /** The `type` field of any monitor (monitors-as-code files name it so). */
 export const MonitorTypeField = z.enum(MONITOR_TYPES).optional().meta({ description: TYPE_WORDS })
@@ -218,10 +219,44 @@ export const TlsMonitorCreate = z.strictObject({
   assertions: assertionsFor('tls', sourcesOf('tls')).optional(),
 })
 
+/** How many echo requests a ping run sends. */
+export const PING_COUNT = { min: 1, max: 20, default: 3 } as const
+const PingCount = z
+  .int()
+  .min(PING_COUNT.min)
+  .max(PING_COUNT.max)
+  .meta({ description: `ping monitors: echo requests a run sends (default ${PING_COUNT.default}).` })
+
+export const DnsMonitorCreate = z.strictObject({
+  type: TypeField('dns'),
+  ...HostHead,
+  port: z.never({ error: 'a dns monitor has no port: give resolver IP[:port]' }).optional(),
+  record_type: DnsRecordTypeField,
+  resolver: Resolver.nullable().optional(),
+  ...MonitorTail,
+  assertions: assertionsFor('dns', sourcesOf('dns')).optional(),
+})
+
+export const PingMonitorCreate = z.strictObject({
+  type: TypeField('ping'),
+  ...HostHead,
+  port: z.never({ error: 'a ping monitor has no port' }).optional(),
+  count: PingCount.optional(),
+  ...MonitorTail,
+  assertions: assertionsFor('ping', sourcesOf('ping')).optional(),
+})
+
 export const MonitorCreate = z
   .discriminatedUnion(
     'type',
-    [HttpMonitorCreate, HeartbeatMonitorCreate, TcpMonitorCreate, TlsMonitorCreate],
+    [
+      HttpMonitorCreate,
+      HeartbeatMonitorCreate,
+      TcpMonitorCreate,
+      TlsMonitorCreate,
+      DnsMonitorCreate,
+      PingMonitorCreate,
+    ],
     {
       error: (issue) =>
         issue.code === 'invalid_union'
@@ -255,6 +290,20 @@ export const MonitorCreate = z
         starttls: 'smtp',
         assertions: [{ source: 'certificate_days', comparison: 'greater_than', target: 14 }],
       },
+      {
+        type: 'dns',
+        host: 'example.com',
+        record_type: 'A',
+        resolver: '9.9.9.9',
+        assertions: [{ source: 'dns_answer', comparison: 'contains', target: '93.184.216.34' }],
+        tags: ['env:prod'],
+      },
+      {
+        type: 'ping',
+        host: 'gateway.example.com',
+        count: 5,
+        assertions: [{ source: 'packet_loss', comparison: 'less_than', target: 40 }],
+      },
     ],
   })
 export type MonitorCreate = z.infer<typeof MonitorCreate>
@@ -267,12 +316,17 @@ export const MonitorPatch = z
     pagespeed: MonitorPagespeed.optional(),
     name: Name.optional(),
     grace_seconds: GraceSeconds.optional(),
-    host: Host.optional().meta({ description: 'tcp and tls monitors: a new host.' }),
+    host: Host.optional().meta({ description: 'tcp, tls, dns and ping monitors: a new host.' }),
     port: Port.optional().meta({ description: 'tcp and tls monitors: a new port.' }),
     timeout_seconds: TimeoutSeconds.optional(),
     starttls: StartTlsField.nullable()
       .optional()
       .meta({ description: 'tls monitors: null turns STARTTLS off.' }),
+    record_type: DnsRecordTypeField.optional(),
+    resolver: Resolver.nullable()
+      .optional()
+      .meta({ description: 'dns monitors: a new resolver, IP[:port]; null: the system resolver.' }),
+    count: PingCount.optional(),
     paused: z.boolean().optional(),
     alerts: Alerts.optional(),
     assertions: Assertions.optional().meta({ description: 'Replaces the assertion list ([] removes them).' }),
@@ -325,7 +379,10 @@ export const Monitor = z
     host: z
       .string()
       .nullable()
-      .meta({ description: 'tcp and tls monitors: the host watched; null otherwise.' }),
+      .meta({
+        description:
+          'tcp, tls, dns and ping monitors: the host watched (dns: the name queried); null otherwise.',
+      }),
     port: z
       .int()
       .min(1)
@@ -341,6 +398,19 @@ export const Monitor = z
       .enum(STARTTLS_PROTOCOLS)
       .nullable()
       .meta({ description: 'tls monitors: the protocol upgraded with STARTTLS; null: TLS from the start.' }),
+    record_type: z
+      .enum(DNS_RECORD_TYPES)
+      .nullable()
+      .meta({ description: 'dns monitors: the record type queried; null otherwise.' }),
+    resolver: z.string().nullable().meta({
+      description:
+        'dns monitors: the resolver asked, IP[:port]; null: the system resolver (and other types).',
+    }),
+    count: z
+      .int()
+      .min(1)
+      .nullable()
+      .meta({ description: 'ping monitors: echo requests a run sends; null otherwise.' }),
     paused: z.boolean(),
     paused_reason: z
       .enum(['user', 'credits'])
@@ -386,7 +456,7 @@ export const MonitorRun = z
     started_at: DateTime,
     outcome: z.enum(RUN_OUTCOMES).meta({
       description:
-        'saved: a check was saved; ok: a run of a type that keeps no check (tcp, tls) succeeded; failed: none could be made, or the run failed (or a heartbeat was missed or reported down); beat: a heartbeat arrived.',
+        'saved: a check was saved; ok: a run of a type that keeps no check (tcp, tls, dns, ping) succeeded; failed: none could be made, or the run failed (or a heartbeat was missed or reported down); beat: a heartbeat arrived.',
     }),
     trigger: z.enum(['schedule', 'manual', 'heartbeat']),
     check_id: Uuid.nullable(),
@@ -416,7 +486,7 @@ export type MonitorRun = z.infer<typeof MonitorRun>
 export const MonitorRunAnswer = z.union([RunResult, MonitorRun]).meta({
   id: 'MonitorRunAnswer',
   description:
-    'http monitors: the check result (RunResult). tcp and tls monitors: the run (MonitorRun), `outcome` ok (1 credit) or failed (nothing charged).',
+    'http monitors: the check result (RunResult). tcp, tls, dns and ping monitors: the run (MonitorRun), `outcome` ok (1 credit) or failed (nothing charged).',
 })
 export type MonitorRunAnswer = z.infer<typeof MonitorRunAnswer>
 

@@ -4,8 +4,16 @@
  * channels (a new webhook gets its secret, sealed; an unchanged channel keeps its id and secret).
  * Bad input is a DomainError (shared/domain-error.ts): `invalid`, or `conflict` for a ref taken.
  */
-import { CheckError, assertTargetAllowed, endpointUrl, parseTargetUrl } from '../checks/index.js'
+import {
+  CheckError,
+  assertTargetAllowed,
+  blockedAddressReason,
+  endpointUrl,
+  parseTargetUrl,
+  type PingAvailability,
+} from '../checks/index.js'
 import { hostProblem, normalHost } from '../contract/monitor-target.js'
+import { readResolver, resolverText } from '../contract/dns.js'
 import {
   DEFAULT_DOWN_AFTER,
   DEFAULT_RECOVER_AFTER,
@@ -33,6 +41,8 @@ export class MonitorInput {
   constructor(
     private readonly o: {
       allowPrivateTargets: boolean
+      /** Whether this server may ping (asked once at serve start); absent: not asked, taken as yes. */
+      ping?: PingAvailability
       minInterval: number
       secrets: SecretBox
       now: () => number
@@ -66,6 +76,25 @@ export class MonitorInput {
       if (err instanceof CheckError) throw new DomainError('invalid', `${err.message} (host)`)
       throw err
     }
+  }
+
+  /** A dns monitor's resolver, `IP[:port]`, past the SSRF guard as a host literal is (naming the field). */
+  resolver(text: string): string {
+    const r = readResolver(text)
+    if ('problem' in r) throw new DomainError('invalid', `${r.problem} (resolver)`)
+    const reason = this.o.allowPrivateTargets ? null : blockedAddressReason(r.address)
+    if (reason) throw new DomainError('invalid', `Blocked for safety: ${r.address} is ${reason} (resolver)`)
+    return resolverText(r)
+  }
+
+  /** Refuses a ping monitor where this server may not ping, with the reason (409). */
+  pingable(): void {
+    const p = this.o.ping
+    if (p && !p.ok)
+      throw new DomainError(
+        'conflict',
+        `This server cannot run ping monitors: ${p.reason}. Watch the host with a tcp monitor instead, or ask the server's operator.`,
+      )
   }
 
   interval(seconds: number | undefined): number {

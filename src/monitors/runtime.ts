@@ -2,6 +2,7 @@
  * Monitoring inside `serve`: the secret box, the deliverer, the service and the scheduler, built
  * and stopped together.
  */
+import { pingAvailability, type PingAvailability } from '../checks/index.js'
 import type { LabRunner } from '../checks/lab-outcome.js'
 import type { CheckCapacity } from '../capacity/index.js'
 import type { MonitorStore } from '../store/types.js'
@@ -23,6 +24,8 @@ export interface MonitoringOptions {
   monitors: MonitorStore
   secretKey: string
   allowPrivateTargets: boolean
+  /** Whether this server may ping; absent: asked now, once (checks `pingAvailability`). */
+  ping?: PingAvailability
   checkTimeoutMs: number
   /** The lab browser (serve --lab-browser), for monitors that ask for it. */
   lab?: LabRunner
@@ -57,12 +60,15 @@ export async function startMonitoring(o: MonitoringOptions): Promise<Monitoring>
     allowPrivateTargets: o.allowPrivateTargets,
     openSecret: (s) => box.open(s),
   })
+  const ping = o.ping ?? (await pingAvailability())
+  if (!ping.ok) o.log?.(`ping monitors: not available (${ping.reason}); creating one is refused`)
   const service = new MonitorService({
     store: o.store,
     monitors: o.monitors,
     deliverer,
     secrets: box,
     allowPrivateTargets: o.allowPrivateTargets,
+    ping,
     checkTimeoutMs: o.checkTimeoutMs,
     lab: o.lab,
     capacity: o.capacity,

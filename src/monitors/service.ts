@@ -5,7 +5,7 @@
  * (alerts/). It knows nothing of HTTP.
  */
 import type { CheckCapacity } from '../capacity/index.js'
-import type { CheckReport } from '../checks/index.js'
+import type { CheckReport, PingAvailability } from '../checks/index.js'
 import type { LabRunner } from '../checks/lab-outcome.js'
 import { INTERVAL, type ChannelRequest, type MonitorCreate, type MonitorPatch } from '../contract/monitors.js'
 import type { UptimeQuery, UptimeReport, UptimeWindows } from '../contract/monitoring.js'
@@ -33,6 +33,8 @@ export interface MonitorServiceOptions {
   deliverer: Deliverer
   secrets: SecretBox
   allowPrivateTargets: boolean
+  /** Whether this server may ping (checks `pingAvailability`, asked once at serve start). */
+  ping?: PingAvailability
   checkTimeoutMs: number
   /** The lab browser, for monitors with pagespeed "lab" (docs/decisions.md#performance-lab-and-estimate). */
   lab?: LabRunner
@@ -84,6 +86,7 @@ export class MonitorService {
     this.credits = new CreditPause({ monitors: o.monitors, users: o.store.users, dispatch, now: this.now })
     const input = new MonitorInput({
       allowPrivateTargets: o.allowPrivateTargets,
+      ping: o.ping,
       minInterval: this.minInterval,
       secrets: o.secrets,
       now: this.now,

@@ -14,6 +14,9 @@ const NOT_OWN: KindFields = {
   port: null,
   timeout_seconds: null,
   starttls: null,
+  record_type: null,
+  resolver: null,
+  count: null,
 }
 
 export const NO_UPTIME: UptimeWindows = { '24h': null, '7d': null, '30d': null }
@@ -50,6 +53,9 @@ export function monitorView(m: MonitorRecord, x: MonitorViewExtras = {}): Monito
     port: own.port,
     timeout_seconds: own.timeout_seconds,
     starttls: own.starttls,
+    record_type: own.record_type,
+    resolver: own.resolver,
+    count: own.count,
     paused: m.paused,
     paused_reason: m.paused ? m.paused_reason : null,
     state: monitorState(m, x.inMaintenance),

@@ -12,6 +12,7 @@ import type { Assertion } from '../contract/monitoring.js'
 import type { AlertsView, LastCheck, MonitorState, MonitorType } from '../contract/monitors.js'
 import type { ChannelRecord } from './channels.js'
 import type { StartTls } from '../contract/monitor-target.js'
+import type { DnsRecordType } from '../contract/dns.js'
 
 export type { ChannelRecord } from './channels.js'
 
@@ -101,6 +102,12 @@ export interface MonitorRecord {
   timeout_seconds?: number
   /** tls monitors: the protocol upgraded with STARTTLS; null or absent: TLS from the start. */
   starttls?: StartTls | null
+  /** dns monitors: the record type queried. */
+  record_type?: DnsRecordType
+  /** dns monitors: the resolver asked, `IP[:port]` as contract/dns.ts writes it; null or absent: the system's. */
+  resolver?: string | null
+  /** ping monitors: echo requests a run sends. */
+  count?: number
 }
 
 /** A monitor's alert settings with the defaults of fields added after it was stored. */

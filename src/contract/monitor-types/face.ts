@@ -14,6 +14,7 @@ export interface TargetFields {
   host?: string | null
   port?: number | null
   starttls?: string | null
+  record_type?: string | null
 }
 
 export interface MonitorTypeFace {

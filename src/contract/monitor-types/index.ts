@@ -8,6 +8,8 @@ import { heartbeat } from './heartbeat.js'
 import { http } from './http.js'
 import { tcp } from './tcp.js'
 import { tls } from './tls.js'
+import { dns } from './dns.js'
+import { ping } from './ping.js'
 
 export {
   FlagValueError,
@@ -23,7 +25,14 @@ export {
   type TypeFormField,
 } from './face.js'
 
-export const MONITOR_TYPE_FACES: Record<MonitorType, MonitorTypeFace> = { http, heartbeat, tcp, tls }
+export const MONITOR_TYPE_FACES: Record<MonitorType, MonitorTypeFace> = {
+  http,
+  heartbeat,
+  tcp,
+  tls,
+  dns,
+  ping,
+}
 
 /** The type a create body without `type` has. */
 export const DEFAULT_MONITOR_TYPE: MonitorType = 'http'

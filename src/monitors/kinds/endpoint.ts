@@ -18,6 +18,7 @@ import { probeForUser, RunRefused, type RunHow } from '../../runs/index.js'
 import type { MonitorRecord } from '../../store/monitors.js'
 import { DomainError } from '../../shared/index.js'
 import { judgeProbe } from '../assert-run.js'
+import type { AssertionSubject } from '../../assertions/index.js'
 import { nextId } from '../ids.js'
 import { INITIAL_MEMORY, type Observation } from '../rules.js'
 import type { KindRunDeps, RunEnd, RunOutcome } from './kind.js'
@@ -34,6 +35,8 @@ export type ProbeEnd =
       seen: string
       /** A tls handshake: the certificate's days left (certificate_days, certificate.expiring). */
       certDaysLeft?: number
+      /** What else its assertions judge (dns: the answers; ping: the packet loss). */
+      subject?: Partial<AssertionSubject>
     }
   | {
       ok: false
@@ -106,7 +109,7 @@ export async function runProbe(
   const p = paid.result
   const verdict = judgeProbe(
     m.assertions,
-    p.ok ? { response_time_ms: p.responseMs, certificate_days: p.certDaysLeft ?? null } : null,
+    p.ok ? { response_time_ms: p.responseMs, certificate_days: p.certDaysLeft ?? null, ...p.subject } : null,
   )
   const obs: Observation = p.ok
     ? {

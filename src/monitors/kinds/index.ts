@@ -10,8 +10,10 @@ import { http } from './http.js'
 import type { MonitorKind } from './kind.js'
 import { tcp } from './tcp.js'
 import { tls } from './tls.js'
+import { dns } from './dns.js'
+import { ping } from './ping.js'
 
-export const KINDS: Readonly<Record<MonitorType, MonitorKind>> = { http, heartbeat, tcp, tls }
+export const KINDS: Readonly<Record<MonitorType, MonitorKind>> = { http, heartbeat, tcp, tls, dns, ping }
 
 /** The kind of a monitor (records made before there were types are http), or of a type. */
 export function kindOf(m: Pick<MonitorRecord, 'type'> | MonitorType | undefined): MonitorKind {

@@ -117,7 +117,15 @@ export interface MonitorKind {
 /** The fields of the wire's monitor that belong to one type or another (null for the rest). */
 export type KindFields = Pick<
   Monitor,
-  'url' | 'grace_seconds' | 'host' | 'port' | 'timeout_seconds' | 'starttls'
+  | 'url'
+  | 'grace_seconds'
+  | 'host'
+  | 'port'
+  | 'timeout_seconds'
+  | 'starttls'
+  | 'record_type'
+  | 'resolver'
+  | 'count'
 >
 
 /** The fields every new monitor starts with, whatever its kind. */
