@@ -16,7 +16,14 @@ import { GRACE } from '../../contract/monitoring.js'
 import type { MonitorDefinitionStore, MonitorRecord } from '../../store/monitors.js'
 import { nextId } from '../ids.js'
 import { DomainError } from '../../shared/index.js'
-import { newMonitorFields, refuseForeign, type KindRunDeps, type MonitorKind, type RunEnd } from './kind.js'
+import {
+  DNS_PING_FIELDS,
+  newMonitorFields,
+  refuseForeign,
+  type KindRunDeps,
+  type MonitorKind,
+  type RunEnd,
+} from './kind.js'
 
 const TOKEN = /^hb_([0-9a-f]{32})[A-Za-z0-9_-]{24}$/
 
@@ -76,7 +83,7 @@ export const heartbeat: MonitorKind = {
   patch(_prev, next, patch) {
     if (patch.url !== undefined)
       throw new DomainError('invalid', 'A heartbeat monitor has no url: its job calls its push URL (url).')
-    refuseForeign(patch, 'heartbeat', ['host', 'port', 'timeout_seconds', 'starttls'])
+    refuseForeign(patch, 'heartbeat', ['host', 'port', 'timeout_seconds', 'starttls', ...DNS_PING_FIELDS])
     if (patch.grace_seconds !== undefined) next.grace_seconds = patch.grace_seconds
   },
 

@@ -11,7 +11,7 @@ import { DomainError } from '../../shared/index.js'
 import { nextRunAfter } from '../interval.js'
 import { defaultName } from '../names.js'
 import { INITIAL_MEMORY, observeCheck, type Observation } from '../rules.js'
-import { newMonitorFields, refuseForeign, type MonitorKind, type RunEnd } from './kind.js'
+import { DNS_PING_FIELDS, newMonitorFields, refuseForeign, type MonitorKind, type RunEnd } from './kind.js'
 
 /** The certificate's end of validity from the https_ssl signal's details, as ISO; null when none. */
 function certificateExpiry(details: Record<string, unknown> | undefined): string | null {
@@ -68,7 +68,7 @@ export const http: MonitorKind = {
   patch(prev, next, patch, input, now) {
     if (patch.grace_seconds !== undefined)
       throw new DomainError('invalid', 'grace_seconds is for heartbeat monitors (grace_seconds).')
-    refuseForeign(patch, 'http', ['host', 'port', 'timeout_seconds', 'starttls'])
+    refuseForeign(patch, 'http', ['host', 'port', 'timeout_seconds', 'starttls', ...DNS_PING_FIELDS])
     if (patch.url === undefined) return
     const url = input.target(patch.url)
     if (url === prev.url) return

@@ -146,6 +146,9 @@ export function newMonitorFields(id: string, body: Pick<MonitorCreate, 'ref' | '
   }
 }
 
+/** The fields of dns and ping monitors, which the other types refuse in a change. */
+export const DNS_PING_FIELDS: (keyof MonitorPatch)[] = ['record_type', 'resolver', 'count']
+
 /** A change of a field the monitor's type does not have is refused, naming the field. */
 export function refuseForeign(patch: MonitorPatch, type: MonitorType, fields: (keyof MonitorPatch)[]): void {
   const foreign = fields.find((f) => patch[f] !== undefined && patch[f] !== null)

@@ -11,7 +11,7 @@ import { DomainError } from '../../shared/index.js'
 import { nextId } from '../ids.js'
 import { failedProbe, retarget, runProbe, type ProbeEnd } from './endpoint.js'
 import { http } from './http.js'
-import { newMonitorFields, refuseForeign, type MonitorKind } from './kind.js'
+import { DNS_PING_FIELDS, newMonitorFields, refuseForeign, type MonitorKind } from './kind.js'
 
 const face = MONITOR_TYPE_FACES.tcp
 
@@ -41,7 +41,7 @@ export const tcp: MonitorKind = {
   },
 
   patch(prev, next, patch, input, now) {
-    refuseForeign(patch, 'tcp', ['url', 'grace_seconds', 'starttls', 'pagespeed'])
+    refuseForeign(patch, 'tcp', ['url', 'grace_seconds', 'starttls', 'pagespeed', ...DNS_PING_FIELDS])
     if (patch.timeout_seconds !== undefined) next.timeout_seconds = patch.timeout_seconds
     const host = patch.host === undefined ? prev.host : input.host(patch.host)
     const port = patch.port ?? prev.port

@@ -14,7 +14,7 @@ import { DomainError } from '../../shared/index.js'
 import { nextId } from '../ids.js'
 import { failedProbe, retarget, runProbe, type ProbeEnd } from './endpoint.js'
 import { http } from './http.js'
-import { newMonitorFields, refuseForeign, type MonitorKind } from './kind.js'
+import { DNS_PING_FIELDS, newMonitorFields, refuseForeign, type MonitorKind } from './kind.js'
 
 const face = MONITOR_TYPE_FACES.tls
 
@@ -47,7 +47,7 @@ export const tls: MonitorKind = {
   },
 
   patch(prev, next, patch, input, now) {
-    refuseForeign(patch, 'tls', ['url', 'grace_seconds', 'pagespeed'])
+    refuseForeign(patch, 'tls', ['url', 'grace_seconds', 'pagespeed', ...DNS_PING_FIELDS])
     if (patch.timeout_seconds !== undefined) next.timeout_seconds = patch.timeout_seconds
     const host = patch.host === undefined ? prev.host : input.host(patch.host)
     const starttls = patch.starttls === undefined ? (prev.starttls ?? null) : patch.starttls
