@@ -66,6 +66,8 @@ export class RunRecorder {
       state: out.state,
       memory: out.memory,
       last_check: last ?? current.last_check,
+      // a run that keeps no check: its response time, for /metrics as a check's would be
+      ...(end.outcome === 'ok' ? { last_response_ms: end.responseMs } : {}),
       next_run_at: current.paused ? null : kind.nextRunAt(current, end, now),
       updated_at: new Date(now).toISOString(),
     }

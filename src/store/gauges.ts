@@ -28,7 +28,7 @@ export function gaugeOf(m: MonitorRecord): MonitorGauge {
     name: m.name,
     state: m.paused ? 'paused' : m.state,
     health_score: m.last_check?.health_score ?? null,
-    response_time_ms: m.last_check?.response_time_ms ?? null,
+    response_time_ms: m.last_check?.response_time_ms ?? m.last_response_ms ?? null,
     certificate_expires_at: m.last_check?.certificate_expires_at ?? null,
   }
 }

@@ -80,6 +80,8 @@ export interface MonitorRecord {
   /** The state before a pause (restored on resume); the wire state is `paused` while paused. */
   state: Exclude<MonitorState, 'paused' | 'maintenance'>
   last_check: LastCheck | null
+  /** Types whose runs keep no check (tcp, tls, dns, ping): the response time of the last ok run (/metrics). */
+  last_response_ms?: number | null
   /** Epoch ms of the next scheduled run; null while paused. */
   next_run_at: number | null
   created_at: string

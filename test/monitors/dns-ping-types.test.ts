@@ -94,6 +94,9 @@ function dnsPingContract() {
       remaining: 9,
       run: { outcome: 'ok', state: 'up', check_id: null, details: { answers: ['93.184.216.34'] } },
     })
+    // /metrics: up, with the query's response time as a check's would be
+    const gauge = (await store.monitorGauges.monitorGauges()).find((g) => g.id === monitor.id)
+    expect(gauge).toMatchObject({ state: 'up', response_time_ms: expect.any(Number) })
     // the server's answer changes: the assertion fails (the run reached it: paid)
     dnsServer.zone['example.test'] = { records: { A: ['93.184.216.35', '1.2.3.4'] } }
     const changed = await svc.run((await svc.get('ada', monitor.id))!, 'manual')

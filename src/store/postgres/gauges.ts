@@ -24,7 +24,8 @@ export class PgMonitorGauges implements MonitorGaugeStore {
     const r = await sql<Row>`
       SELECT id::text AS id, record->>'name' AS name, record->>'state' AS state, paused,
         (record->'last_check'->>'health_score')::int AS health_score,
-        (record->'last_check'->>'response_time_ms')::int AS response_time_ms,
+        COALESCE((record->'last_check'->>'response_time_ms')::int,
+          (record->>'last_response_ms')::int) AS response_time_ms,
         record->'last_check'->>'certificate_expires_at' AS certificate_expires_at
       FROM monitors`.execute(this.db)
     return r.rows.map((x) => ({
