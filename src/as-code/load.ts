@@ -276,6 +276,12 @@ function hostProblems(
   face: ReturnType<typeof typeFace>,
   problem: (path: (string | number)[], words: string) => void,
 ): void {
+  // the fields of one type only (the API refuses them too, naming the field)
+  const own = { record_type: 'dns', resolver: 'dns', count: 'ping' } as const
+  for (const [f, type] of Object.entries(own) as [keyof typeof own, string][])
+    if (m[f] !== undefined && face.type !== type) problem([f], `a ${face.noun} monitor has no ${f}`)
+  if (face.type === 'dns' && m.record_type === undefined)
+    problem([], `monitor "${m.ref}" needs a record_type (type: dns)`)
   if (!face.host) {
     for (const f of ['host', 'port', 'timeout', 'starttls'] as const)
       if (m[f] !== undefined) problem([f], `a ${face.noun} monitor has no ${f}`)

@@ -9,9 +9,10 @@ import { channelRequestOf, channelTarget } from '../contract/channels.js'
 import { channelFingerprint } from '../contract/fingerprint.js'
 import type { AlertsView, ChannelRequest, Monitor, MonitorCreate } from '../contract/monitors.js'
 import { normalHost, TIMEOUT_SECONDS, tlsPortOf } from '../contract/monitor-target.js'
+import { readResolver, resolverText } from '../contract/dns.js'
 import { describeAssertion } from '../assertions/index.js'
 import { defaultName } from '../monitors/names.js'
-import { DEFAULT_DOWN_AFTER, DEFAULT_RECOVER_AFTER, INTERVAL } from '../contract/monitors.js'
+import { DEFAULT_DOWN_AFTER, DEFAULT_RECOVER_AFTER, INTERVAL, PING_COUNT } from '../contract/monitors.js'
 import { GRACE } from '../contract/monitoring.js'
 import { typeFace } from '../contract/monitor-types/index.js'
 import { normalizeTags } from '../contract/tags.js'
@@ -98,7 +99,16 @@ function hostFields(m: LoadedMonitor) {
     port: m.port ?? (m.type === 'tls' ? tlsPortOf(m.starttls) : undefined),
     timeout_seconds: m.timeout_seconds ?? TIMEOUT_SECONDS.default,
     ...(m.type === 'tls' ? { starttls: m.starttls ?? null } : {}),
+    ...(m.type === 'dns' ? { record_type: m.record_type, resolver: resolverOf(m.resolver) } : {}),
+    ...(m.type === 'ping' ? { count: m.count ?? PING_COUNT.default } : {}),
   }
+}
+
+/** A resolver as the server keeps it (`9.9.9.9:53` is `9.9.9.9`), so an equal one is no change. */
+function resolverOf(text: string | undefined): string | null {
+  if (text === undefined) return null
+  const r = readResolver(text)
+  return 'problem' in r ? text : resolverText(r)
 }
 
 const channelKey = (c: { type: string; fingerprint: string; name: string | null; source: string | null }) =>
@@ -126,7 +136,15 @@ export function monitorChanges(cur: Monitor, want: MonitorCreate, paused?: boole
   // a monitor keeps its type: a new type needs a new ref (the API refuses url on a heartbeat)
   push('url', cur.url, want.url ?? null)
   if ('grace_seconds' in want) push('grace_seconds', cur.grace_seconds, want.grace_seconds)
-  for (const f of ['host', 'port', 'timeout_seconds', 'starttls'] as const)
+  for (const f of [
+    'host',
+    'port',
+    'timeout_seconds',
+    'starttls',
+    'record_type',
+    'resolver',
+    'count',
+  ] as const)
     if (f in want) push(f, cur[f], (want as Record<string, unknown>)[f])
   push('name', cur.name, want.name)
   push('interval_seconds', cur.interval_seconds, want.interval_seconds)

@@ -7,7 +7,7 @@
 import { stringify } from 'yaml'
 import { providerFace } from '../contract/channels.js'
 import type { Channel, Monitor } from '../contract/monitors.js'
-import { DEFAULT_DOWN_AFTER, DEFAULT_RECOVER_AFTER, INTERVAL } from '../contract/monitors.js'
+import { DEFAULT_DOWN_AFTER, DEFAULT_RECOVER_AFTER, INTERVAL, PING_COUNT } from '../contract/monitors.js'
 import { GRACE } from '../contract/monitoring.js'
 import { TIMEOUT_SECONDS, tlsPortOf } from '../contract/monitor-target.js'
 import { DEFAULT_MONITOR_TYPE } from '../contract/monitor-types/index.js'
@@ -72,6 +72,9 @@ export function pullFile(current: Current, apiBase: string): Pulled {
     if (m.host !== null) out.host = m.host
     if (m.port !== null && !(m.type === 'tls' && m.port === tlsPortOf(m.starttls))) out.port = m.port
     if (m.starttls) out.starttls = m.starttls
+    if (m.record_type) out.record_type = m.record_type
+    if (m.resolver) out.resolver = m.resolver
+    if (m.count !== null && m.count !== PING_COUNT.default) out.count = m.count
     if (m.timeout_seconds !== null && m.timeout_seconds !== TIMEOUT_SECONDS.default)
       out.timeout = formatEvery(m.timeout_seconds)
     if (m.interval_seconds !== INTERVAL.default) out.every = formatEvery(m.interval_seconds)

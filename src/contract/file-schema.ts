@@ -8,11 +8,12 @@
  */
 import { z } from 'zod'
 import { channelRequestsText, providerFace, type ChannelType } from './channels.js'
-import { ChannelRequest, HttpMonitorCreate, MonitorRef, MonitorTypeField } from './monitors.js'
+import { ChannelRequest, HttpMonitorCreate, MonitorRef, MonitorTypeField, PING_COUNT } from './monitors.js'
 import { StatusPageCreate } from './status-pages.js'
 import { MAX_URL_LENGTH, PATHS } from './routes.js'
 import { MaintenanceCreate, maintenanceProblem } from './monitoring.js'
 import { Host, Port, StartTlsField } from './monitor-target.js'
+import { DnsRecordTypeField, Resolver } from './dns.js'
 
 export const NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$'
 const ChannelName = z
@@ -73,6 +74,14 @@ export const FileMonitor = z
         "tcp monitors: the port (required); tls monitors: default 443, or the STARTTLS protocol's own.",
     }),
     starttls: StartTlsField.optional(),
+    record_type: DnsRecordTypeField.optional(),
+    resolver: Resolver.optional(),
+    count: z
+      .int()
+      .min(PING_COUNT.min)
+      .max(PING_COUNT.max)
+      .optional()
+      .meta({ description: `ping monitors: echo requests each run sends (default ${PING_COUNT.default}).` }),
     timeout: Every.optional().meta({
       description: 'tcp and tls monitors: how long a run may take before it fails: 5s, 30s (default 10s).',
     }),
