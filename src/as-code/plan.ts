@@ -145,7 +145,8 @@ export function monitorChanges(cur: Monitor, want: MonitorCreate, paused?: boole
     'resolver',
     'count',
   ] as const)
-    if (f in want) push(f, cur[f], (want as Record<string, unknown>)[f])
+    if ((want as Record<string, unknown>)[f] !== undefined)
+      push(f, cur[f], (want as Record<string, unknown>)[f])
   push('name', cur.name, want.name)
   push('interval_seconds', cur.interval_seconds, want.interval_seconds)
   for (const [k, v] of Object.entries(want.alerts ?? {}))
