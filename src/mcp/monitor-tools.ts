@@ -12,6 +12,7 @@ import {
   ChannelRequest,
   INTERVAL,
   MONITOR_TYPES,
+  PING_COUNT,
   Monitor,
   MonitorList,
   type ChannelRequest as Ch,
@@ -24,6 +25,7 @@ import { GRACE, GRANULARITIES, UptimeReport } from '../contract/monitoring.js'
 import { MONITOR_TYPE_FACES, typeFace, typeFaces } from '../contract/monitor-types/index.js'
 import { Host, Port, StartTlsField, TimeoutSeconds, type StartTls } from '../contract/monitor-target.js'
 import { MAX_TAGS, Tag, Tags } from '../contract/tags.js'
+import { DnsRecordTypeField, Resolver, type DnsRecordType } from '../contract/dns.js'
 import { toolTarget } from './target.js'
 
 export const MONITOR_TOOL_NAMES = [
@@ -98,13 +100,22 @@ const CreateInput = {
       description: `Heartbeat monitors only: how late a beat may be before the monitor is down (default ${GRACE.default}).`,
     }),
   host: Host.optional().meta({
-    description: 'tcp and tls monitors (required): the host name or IP address.',
+    description:
+      'tcp, tls, dns and ping monitors (required): the host name or IP address (dns: the name queried).',
   }),
   port: Port.optional().meta({
     description: "tcp monitors (required) and tls monitors (default 443, or the starttls protocol's own).",
   }),
   starttls: StartTlsField.optional(),
   timeout_seconds: TimeoutSeconds.optional(),
+  record_type: DnsRecordTypeField.optional(),
+  resolver: Resolver.optional(),
+  count: z
+    .int()
+    .min(PING_COUNT.min)
+    .max(PING_COUNT.max)
+    .optional()
+    .meta({ description: `ping monitors: echo requests each run sends (default ${PING_COUNT.default}).` }),
   name: z.string().min(1).max(100).optional().meta({ description: 'A name (default: the host).' }),
   min_score: z
     .int()
@@ -263,6 +274,9 @@ function createMonitor(getClient: () => SitehealthClient, fail: (err: unknown) =
     port?: number
     starttls?: StartTls
     timeout_seconds?: number
+    record_type?: DnsRecordType
+    resolver?: string
+    count?: number
     name?: string
     min_score?: number
     channels?: unknown[]
@@ -282,7 +296,7 @@ function createMonitor(getClient: () => SitehealthClient, fail: (err: unknown) =
           type,
           ...(url !== undefined ? { url } : {}),
           ...(grace_seconds !== undefined ? { grace_seconds } : {}),
-          // host, port, starttls, timeout_seconds: the API's to refuse on a type without them
+          // host, port, starttls, timeout_seconds, record_type, resolver, count: the API's to refuse on a type without them
           ...hostFields,
           ...common,
         } as MonitorCreate)
