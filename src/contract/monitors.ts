@@ -376,13 +376,10 @@ export const Monitor = z
       .min(0)
       .nullable()
       .meta({ description: 'Heartbeat monitors only; null otherwise.' }),
-    host: z
-      .string()
-      .nullable()
-      .meta({
-        description:
-          'tcp, tls, dns and ping monitors: the host watched (dns: the name queried); null otherwise.',
-      }),
+    host: z.string().nullable().meta({
+      description:
+        'tcp, tls, dns and ping monitors: the host watched (dns: the name queried); null otherwise.',
+    }),
     port: z
       .int()
       .min(1)
