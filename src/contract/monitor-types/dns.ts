@@ -53,7 +53,7 @@ export const dns: MonitorTypeFace = {
     fields: [
       {
         name: 'host',
-        label: 'Name',
+        label: 'Domain',
         input: 'text',
         hint: 'example.com',
         required: true,
@@ -81,7 +81,7 @@ export const dns: MonitorTypeFace = {
         into: 'resolver',
         read: (typed) => typed || undefined,
       },
-      nameField({ label: 'Monitor name', required: false, hint: 'optional' }),
+      nameField({ label: 'Name', required: false, hint: 'optional' }),
       tagsField(),
       intervalField('How often', 300),
     ],

@@ -68,7 +68,7 @@ export const ping: MonitorTypeFace = {
         into: 'count',
         read: (typed) => (typed === '' ? undefined : Number(typed)),
       },
-      nameField({ label: 'Monitor name', required: false, hint: 'optional' }),
+      nameField({ label: 'Name', required: false, hint: 'optional' }),
       tagsField(),
       intervalField('How often', 300),
     ],
