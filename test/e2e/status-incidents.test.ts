@@ -3,33 +3,11 @@
  * create|list|update|resolve|delete` against a real `serve`; the public page shows what is
  * published and never a draft.
  */
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { publicApi } from '../helpers/api.js'
-import { startServe, type Served } from '../helpers/serve.js'
-import { cliRunner } from '../helpers/cli.js'
+import { describe, expect, it } from 'vitest'
+import { serveWithAccount } from '../helpers/e2e.js'
 
-let served: Served
-let home: string
-let key: string
-const api = publicApi(
-  () => served.url,
-  () => key,
-)
-const { cli } = cliRunner(() => home)
-
-beforeAll(async () => {
-  served = await startServe({ args: ['--min-interval', '1', '--quiet'] })
-  home = await mkdtemp(join(tmpdir(), 'sitehealth-si-home-'))
-  key = (await served.createKey({ user: 'si', credits: 500 })).key
-}, 120_000)
-
-afterAll(async () => {
-  await served?.stop()
-  if (home) await rm(home, { recursive: true, force: true })
-})
+const acct = serveWithAccount({ args: ['--min-interval', '1', '--quiet'], user: 'si', credits: 500 })
+const { api, cli } = acct
 
 describe('status page incidents end to end', () => {
   it('posts a draft and publishes it, posts, updates, resolves and deletes with the CLI', async () => {
@@ -37,8 +15,8 @@ describe('status page incidents end to end', () => {
       await api('POST', '/status-pages', { slug: 'e2e-inc', title: 'Incidents', monitor_ids: [] })
     ).body
     const drafts = async () => (await api('GET', `/status-pages/${page.id}/incidents`)).body.incidents
-    const publicHtml = async () => (await fetch(`${served.url}/status/e2e-inc`)).text()
-    const env = { SITEHEALTH_API_URL: served.url, SITEHEALTH_API_KEY: key }
+    const publicHtml = async () => (await fetch(`${acct.served.url}/status/e2e-inc`)).text()
+    const env = acct.env()
     const draft = await cli(
       [
         'status-pages',

@@ -3,40 +3,25 @@
  * `serve`, monitors of two local sites (one up, one refusing connections), and the public page,
  * its JSON and a badge read with no credentials.
  */
-import { mkdtemp, rm } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { publicApi, waitFor } from '../helpers/api.js'
-import { startServe, type Served } from '../helpers/serve.js'
-import { cliRunner } from '../helpers/cli.js'
+import { waitFor } from '../helpers/api.js'
+import { serveWithAccount } from '../helpers/e2e.js'
 
-let served: Served
 let site: Server
-let home: string
-let key: string
-const api = publicApi(
-  () => served.url,
-  () => key,
-)
-const { cli } = cliRunner(() => home)
+const acct = serveWithAccount({ args: ['--min-interval', '1', '--quiet'], user: 'sp', credits: 500 })
+const { api, cli } = acct
 
 beforeAll(async () => {
   site = createServer((_q, s) =>
     s.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><p>ok'),
   )
   await new Promise<void>((r) => site.listen(0, '127.0.0.1', r))
-  served = await startServe({ args: ['--min-interval', '1', '--quiet'] })
-  home = await mkdtemp(join(tmpdir(), 'sitehealth-sp-home-'))
-  key = (await served.createKey({ user: 'sp', credits: 500 })).key
-}, 120_000)
+}, 60_000)
 
 afterAll(async () => {
-  await served?.stop()
   await new Promise((r) => site?.close(r))
-  if (home) await rm(home, { recursive: true, force: true })
 })
 
 describe('status pages end to end', () => {
@@ -61,7 +46,7 @@ describe('status pages end to end', () => {
       30_000,
       'one monitor up and one down',
     )
-    const env = { SITEHEALTH_API_URL: served.url, SITEHEALTH_API_KEY: key }
+    const env = acct.env()
     const created = await cli(
       [
         'status-pages',
@@ -76,24 +61,24 @@ describe('status pages end to end', () => {
       { env },
     )
     expect(created.code, created.stderr).toBe(0)
-    expect(created.stdout).toContain(`${served.url}/status/e2e-shop`)
+    expect(created.stdout).toContain(`${acct.served.url}/status/e2e-shop`)
 
     const listed = await cli(['status-pages', 'list', '--json'], { env })
     const list = JSON.parse(listed.stdout)
     expect(list.status_pages).toHaveLength(1)
     const id = list.status_pages[0].id
     const got = await cli(['status-pages', 'get', id], { env })
-    expect(got.stdout).toContain(`${served.url}/status/e2e-shop`)
+    expect(got.stdout).toContain(`${acct.served.url}/status/e2e-shop`)
 
-    const page = await fetch(`${served.url}/status/e2e-shop`)
+    const page = await fetch(`${acct.served.url}/status/e2e-shop`)
     expect(page.status).toBe(200)
     const html = await page.text()
     expect(html).toContain('Partial outage')
     expect(html).not.toContain('127.0.0.1')
-    const json = await (await fetch(`${served.url}/status/e2e-shop.json`)).json()
+    const json = await (await fetch(`${acct.served.url}/status/e2e-shop.json`)).json()
     expect(json.monitors.map((m: any) => m.name)).toEqual(['Web', 'Gone'])
     expect(json.monitors[1].state).toBe('down')
-    const badge = await fetch(`${served.url}/status/e2e-shop/badges/${down.id}/status.svg`)
+    const badge = await fetch(`${acct.served.url}/status/e2e-shop/badges/${down.id}/status.svg`)
     expect(badge.status).toBe(200)
     expect(await badge.text()).toContain('<title>Gone: down</title>')
 
@@ -105,7 +90,7 @@ describe('status pages end to end', () => {
 
     const deleted = await cli(['status-pages', 'delete', id], { env })
     expect(deleted.code, deleted.stderr).toBe(0)
-    expect((await fetch(`${served.url}/status/e2e-shop`)).status).toBe(404)
+    expect((await fetch(`${acct.served.url}/status/e2e-shop`)).status).toBe(404)
     const missing = await cli(['status-pages', 'get', id], { env })
     expect(missing.code).not.toBe(0)
     expect(missing.stderr).toMatch(/status-pages list/)
