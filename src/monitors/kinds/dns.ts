@@ -12,10 +12,9 @@ import { TIMEOUT_SECONDS } from '../../contract/monitor-target.js'
 import { MONITOR_TYPE_FACES } from '../../contract/monitor-types/index.js'
 import type { MonitorRecord } from '../../store/monitors.js'
 import { DomainError } from '../../shared/index.js'
-import { nextId } from '../ids.js'
-import { failedProbe, retarget, runProbe, type ProbeEnd } from './endpoint.js'
+import { failedProbe, hostMonitor, retarget, runProbe, type ProbeEnd } from './endpoint.js'
 import { http } from './http.js'
-import { newMonitorFields, refuseForeign, type MonitorKind } from './kind.js'
+import { refuseForeign, type MonitorKind } from './kind.js'
 
 const face = MONITOR_TYPE_FACES.dns
 
@@ -38,20 +37,13 @@ export const dns: MonitorKind = {
     if (body.type !== 'dns') throw new DomainError('invalid', 'Not a dns monitor (type).')
     const host = n.input.host(body.host)
     const monitor: MonitorRecord = {
-      ...newMonitorFields(nextId(n.now), body, n),
-      type: 'dns',
-      url: '',
-      host,
+      ...hostMonitor(body, n, {
+        type: 'dns',
+        host,
+        name: body.name ?? face.target!({ host, record_type: body.record_type }),
+      }),
       record_type: body.record_type,
       resolver: body.resolver == null ? null : n.input.resolver(body.resolver),
-      timeout_seconds: body.timeout_seconds ?? TIMEOUT_SECONDS.default,
-      name: body.name ?? face.target!({ host, record_type: body.record_type }),
-      interval_seconds: n.input.interval(body.interval_seconds),
-      pagespeed: 'estimate',
-      next_run_at: n.now,
-      alerts: n.input.alertRules(body.alerts),
-      channels: n.input.channels(body.channels ?? [], [], n.secrets),
-      assertions: body.assertions ?? [],
     }
     return { monitor }
   },

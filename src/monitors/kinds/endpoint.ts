@@ -10,7 +10,7 @@
  * engine's guarded lookup refuses it before anything connects.
  */
 import { CheckError } from '../../checks/index.js'
-import type { MonitorRun, MonitorType } from '../../contract/monitors.js'
+import type { MonitorCreate, MonitorRun, MonitorType } from '../../contract/monitors.js'
 import { misfitAssertion, type Assertion } from '../../contract/monitoring.js'
 import { MONITOR_TYPE_FACES } from '../../contract/monitor-types/index.js'
 import { TIMEOUT_SECONDS } from '../../contract/monitor-target.js'
@@ -21,7 +21,7 @@ import { judgeProbe } from '../assert-run.js'
 import type { AssertionSubject } from '../../assertions/index.js'
 import { nextId } from '../ids.js'
 import { INITIAL_MEMORY, type Observation } from '../rules.js'
-import type { KindRunDeps, RunEnd, RunOutcome } from './kind.js'
+import { newMonitorFields, type KindRunDeps, type NewMonitor, type RunEnd, type RunOutcome } from './kind.js'
 
 /** What a probe came to, in the words a run records. */
 export type ProbeEnd =
@@ -146,4 +146,27 @@ export async function runProbe(
     details: p.details ?? null,
   }
   return { kind: 'probed', run, remaining: paid.remaining, monitor }
+}
+
+/**
+ * A new monitor of a host-watching type: the fields every such type fills the same way (no url,
+ * the timeout, interval, alerts, channels, assertions); the kind adds its own (port, record type…).
+ */
+export function hostMonitor(
+  body: Extract<MonitorCreate, { host: string }>,
+  n: NewMonitor,
+  own: Pick<MonitorRecord, 'type' | 'host' | 'name'>,
+): MonitorRecord {
+  return {
+    ...newMonitorFields(nextId(n.now), body, n),
+    url: '',
+    timeout_seconds: body.timeout_seconds ?? TIMEOUT_SECONDS.default,
+    interval_seconds: n.input.interval(body.interval_seconds),
+    pagespeed: 'estimate',
+    next_run_at: n.now,
+    alerts: n.input.alertRules(body.alerts),
+    channels: n.input.channels(body.channels ?? [], [], n.secrets),
+    assertions: body.assertions ?? [],
+    ...own,
+  }
 }

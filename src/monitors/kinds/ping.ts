@@ -12,10 +12,9 @@ import { PING_COUNT } from '../../contract/monitors.js'
 import { MONITOR_TYPE_FACES } from '../../contract/monitor-types/index.js'
 import type { MonitorRecord } from '../../store/monitors.js'
 import { DomainError } from '../../shared/index.js'
-import { nextId } from '../ids.js'
-import { failedProbe, retarget, runProbe, type ProbeEnd } from './endpoint.js'
+import { failedProbe, hostMonitor, retarget, runProbe, type ProbeEnd } from './endpoint.js'
 import { http } from './http.js'
-import { newMonitorFields, refuseForeign, type MonitorKind } from './kind.js'
+import { refuseForeign, type MonitorKind } from './kind.js'
 
 const face = MONITOR_TYPE_FACES.ping
 
@@ -31,19 +30,8 @@ export const ping: MonitorKind = {
     n.input.pingable()
     const host = n.input.host(body.host)
     const monitor: MonitorRecord = {
-      ...newMonitorFields(nextId(n.now), body, n),
-      type: 'ping',
-      url: '',
-      host,
+      ...hostMonitor(body, n, { type: 'ping', host, name: body.name ?? face.target!({ host }) }),
       count: body.count ?? PING_COUNT.default,
-      timeout_seconds: body.timeout_seconds ?? TIMEOUT_SECONDS.default,
-      name: body.name ?? face.target!({ host }),
-      interval_seconds: n.input.interval(body.interval_seconds),
-      pagespeed: 'estimate',
-      next_run_at: n.now,
-      alerts: n.input.alertRules(body.alerts),
-      channels: n.input.channels(body.channels ?? [], [], n.secrets),
-      assertions: body.assertions ?? [],
     }
     return { monitor }
   },

@@ -8,10 +8,9 @@ import { TIMEOUT_SECONDS } from '../../contract/monitor-target.js'
 import { MONITOR_TYPE_FACES } from '../../contract/monitor-types/index.js'
 import type { MonitorRecord } from '../../store/monitors.js'
 import { DomainError } from '../../shared/index.js'
-import { nextId } from '../ids.js'
-import { failedProbe, retarget, runProbe, type ProbeEnd } from './endpoint.js'
+import { failedProbe, hostMonitor, retarget, runProbe, type ProbeEnd } from './endpoint.js'
 import { http } from './http.js'
-import { DNS_PING_FIELDS, newMonitorFields, refuseForeign, type MonitorKind } from './kind.js'
+import { DNS_PING_FIELDS, refuseForeign, type MonitorKind } from './kind.js'
 
 const face = MONITOR_TYPE_FACES.tcp
 
@@ -23,19 +22,12 @@ export const tcp: MonitorKind = {
     if (body.type !== 'tcp') throw new DomainError('invalid', 'Not a tcp monitor (type).')
     const host = n.input.host(body.host)
     const monitor: MonitorRecord = {
-      ...newMonitorFields(nextId(n.now), body, n),
-      type: 'tcp',
-      url: '',
-      host,
+      ...hostMonitor(body, n, {
+        type: 'tcp',
+        host,
+        name: body.name ?? face.target!({ host, port: body.port }),
+      }),
       port: body.port,
-      timeout_seconds: body.timeout_seconds ?? TIMEOUT_SECONDS.default,
-      name: body.name ?? face.target!({ host, port: body.port }),
-      interval_seconds: n.input.interval(body.interval_seconds),
-      pagespeed: 'estimate',
-      next_run_at: n.now,
-      alerts: n.input.alertRules(body.alerts),
-      channels: n.input.channels(body.channels ?? [], [], n.secrets),
-      assertions: body.assertions ?? [],
     }
     return { monitor }
   },

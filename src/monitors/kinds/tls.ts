@@ -11,10 +11,9 @@ import { TIMEOUT_SECONDS, tlsPortOf } from '../../contract/monitor-target.js'
 import { MONITOR_TYPE_FACES } from '../../contract/monitor-types/index.js'
 import type { MonitorRecord } from '../../store/monitors.js'
 import { DomainError } from '../../shared/index.js'
-import { nextId } from '../ids.js'
-import { failedProbe, retarget, runProbe, type ProbeEnd } from './endpoint.js'
+import { failedProbe, hostMonitor, retarget, runProbe, type ProbeEnd } from './endpoint.js'
 import { http } from './http.js'
-import { DNS_PING_FIELDS, newMonitorFields, refuseForeign, type MonitorKind } from './kind.js'
+import { DNS_PING_FIELDS, refuseForeign, type MonitorKind } from './kind.js'
 
 const face = MONITOR_TYPE_FACES.tls
 
@@ -28,20 +27,13 @@ export const tls: MonitorKind = {
     const starttls = body.starttls ?? null
     const port = body.port ?? tlsPortOf(starttls)
     const monitor: MonitorRecord = {
-      ...newMonitorFields(nextId(n.now), body, n),
-      type: 'tls',
-      url: '',
-      host,
+      ...hostMonitor(body, n, {
+        type: 'tls',
+        host,
+        name: body.name ?? face.target!({ host, port, starttls }),
+      }),
       port,
       starttls,
-      timeout_seconds: body.timeout_seconds ?? TIMEOUT_SECONDS.default,
-      name: body.name ?? face.target!({ host, port, starttls }),
-      interval_seconds: n.input.interval(body.interval_seconds),
-      pagespeed: 'estimate',
-      next_run_at: n.now,
-      alerts: n.input.alertRules(body.alerts),
-      channels: n.input.channels(body.channels ?? [], [], n.secrets),
-      assertions: body.assertions ?? [],
     }
     return { monitor }
   },
